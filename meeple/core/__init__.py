@@ -1,0 +1,23 @@
+"""The engine contract shared by every game (see ``contract.py``)."""
+
+from meeple.core.contract import Action, Game, GameState
+from meeple.core.errors import IllegalAction, InvalidOptions, InvalidState, MeepleError, UnknownGame
+from meeple.core.options import Option, OptionSet
+from meeple.core.registry import game_names, load_game
+from meeple.core.rng import Rng
+
+__all__ = [
+    "Action",
+    "Game",
+    "GameState",
+    "IllegalAction",
+    "InvalidOptions",
+    "InvalidState",
+    "MeepleError",
+    "Option",
+    "OptionSet",
+    "Rng",
+    "UnknownGame",
+    "game_names",
+    "load_game",
+]

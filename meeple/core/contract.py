@@ -1,0 +1,301 @@
+"""The engine contract: what every game offers, so the server, bots, CLI and research API need not
+know which game they drive.
+
+A ``Game`` is frozen metadata plus a factory; a ``GameState`` is one game in progress. Actions are
+small immutable values whose ``str()`` is their notation; ``apply`` takes an action or its notation.
+
+>>> from meeple import load_game
+>>> game = load_game("citadels")
+>>> state = game.new_game(players=4, seed=7)
+>>> action = state.legal_actions()[0]
+>>> state.apply(str(action))
+>>> state.history[-1] == str(action)
+True
+"""
+
+from __future__ import annotations
+
+import secrets
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
+
+from meeple.core.errors import IllegalAction, InvalidOptions, InvalidState
+from meeple.core.options import Option, OptionSet, OptionValue
+from meeple.core.rng import Rng, as_rng
+
+JSON = dict[str, Any]
+STATE_FORMAT = 1
+
+
+class Action(Hashable, Protocol):
+    """Any immutable, hashable value whose ``str()`` is its notation."""
+
+    def __str__(self) -> str: ...
+
+
+A = TypeVar("A", bound=Action)
+S = TypeVar("S", bound="GameState[Any]")
+
+
+class Game(ABC, Generic[S]):
+    """A game's metadata and the way to start or restore one.
+
+    Subclasses set the class attributes and ``state_class``; instances hold no mutable data, so one
+    instance serves any number of games.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    option_set: ClassVar[OptionSet] = OptionSet(())
+    state_class: ClassVar[type[GameState[Any]]]
+
+    @property
+    def options(self) -> dict[str, Option]:
+        """Option name -> its ``Option`` (default, allowed values, description)."""
+        return self.option_set.by_name
+
+    @property
+    def presets(self) -> Mapping[str, Mapping[str, OptionValue]]:
+        return self.option_set.presets
+
+    def resolve_options(self, options: Mapping[str, Any] | None, players: int) -> dict[str, OptionValue]:
+        """Validate what a user passed and fill in defaults. Games override to add cross-checks."""
+        return self.option_set.resolve(options)
+
+    def check_players(self, players: int) -> None:
+        if type(players) is not int or not self.min_players <= players <= self.max_players:
+            raise InvalidOptions(
+                f"{self.title} is for {self.min_players}–{self.max_players} players, not {players!r}"
+            )
+
+    def new_game(self, players: int, seed: int | None = None, options: Mapping[str, Any] | None = None) -> S:
+        """A new game; the same players, seed and options always give the same game.
+
+        Without a seed, a fresh random one is drawn and kept in the state (``state.seed``).
+        """
+        self.check_players(players)
+        if seed is None:
+            seed = secrets.randbits(63)
+        elif type(seed) is not int:
+            raise InvalidOptions(f"a seed must be an integer, not {seed!r}")
+        resolved = self.resolve_options(options, players)
+        state = self.state_class.__new__(self.state_class)
+        state._init_common(self, players, seed, resolved, Rng(seed))
+        state.setup()
+        return state  # type: ignore[return-value]
+
+    def from_json(self, data: Mapping[str, Any]) -> S:
+        """Restore a state saved by ``state.to_json()``; invalid documents raise ``InvalidState``."""
+        if not isinstance(data, Mapping):
+            raise InvalidState("a saved state must be a JSON object")
+        if data.get("game") != self.name:
+            raise InvalidState(f"this is a saved {data.get('game')!r} game, not {self.name!r}")
+        if data.get("format") != STATE_FORMAT:
+            raise InvalidState(f"unsupported state format {data.get('format')!r}")
+        try:
+            players = data["players"]
+            self.check_players(players)
+            seed = data["seed"]
+            if type(seed) is not int:
+                raise InvalidState("seed must be an integer")
+            options = self.resolve_options(data["options"], players)
+            rng = Rng.from_json(data["rng"])
+            history = data["history"]
+            if not isinstance(history, list) or not all(isinstance(h, str) for h in history):
+                raise InvalidState("history must be a list of strings")
+            state = self.state_class.__new__(self.state_class)
+            state._init_common(self, players, seed, options, rng)
+            state._history_notations = list(history)
+            state.load_body(data["body"])
+        except InvalidState:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+            raise InvalidState(f"not a valid saved {self.name} state: {type(error).__name__}: {error}") from error
+        return state  # type: ignore[return-value]
+
+    def describe(self) -> JSON:
+        """JSON-safe metadata, for the lobby, the CLI and the docs."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            **self.option_set.describe(),
+        }
+
+    def __repr__(self) -> str:
+        return f"load_game({self.name!r})"
+
+
+class GameState(ABC, Generic[A]):
+    """One game in progress. Mutable: ``apply`` changes it in place; ``clone`` gives a copy.
+
+    Subclasses implement the abstract methods. Legality lives in one place: ``legal_actions``.
+    ``apply`` accepts only what it lists (by value or by notation), so what a bot is offered and what
+    the server accepts can never disagree.
+    """
+
+    game: Game[Any]
+    players: int
+    seed: int
+    options: dict[str, OptionValue]
+    rng: Rng
+    _history_notations: list[str]
+
+    def _init_common(
+        self, game: Game[Any], players: int, seed: int, options: dict[str, OptionValue], rng: Rng
+    ) -> None:
+        self.game = game
+        self.players = players
+        self.seed = seed
+        self.options = options
+        self.rng = rng
+        self._history_notations = []
+
+    # --- what a game implements -------------------------------------------------------------
+
+    @abstractmethod
+    def setup(self) -> None:
+        """Lay out a new game from ``self.options`` and ``self.rng``."""
+
+    @property
+    @abstractmethod
+    def current_player(self) -> int | None:
+        """The seat that must decide now; ``None`` once the game is over."""
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def legal_actions(self) -> Sequence[A]:
+        """Every action open to ``current_player`` now; empty once the game is over."""
+
+    @abstractmethod
+    def _apply(self, action: A) -> None:
+        """Carry out a legal action (already checked) and every automatic step after it."""
+
+    @abstractmethod
+    def scores(self) -> list[int]:
+        """Each seat's score: final once over, the running score before."""
+
+    @abstractmethod
+    def winners(self) -> list[int]:
+        """The winning seats after the official tie-breaks (several only for a shared win)."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> JSON:
+        """A JSON-safe dict of exactly what ``seat`` may know; ``None`` is a spectator."""
+
+    @abstractmethod
+    def dump_body(self) -> JSON:
+        """The game-specific part of ``to_json`` (everything but players, seed, options, RNG, history)."""
+
+    @abstractmethod
+    def load_body(self, body: JSON) -> None:
+        """Restore what ``dump_body`` wrote; raise ``InvalidState`` (or KeyError/TypeError/ValueError)."""
+
+    @abstractmethod
+    def clone(self) -> Self:
+        """An independent copy, cheap enough for search bots."""
+
+    @abstractmethod
+    def determinize(self, seat: int | None, rng: Rng | int | None = None) -> Self:
+        """A copy in which all that ``seat`` cannot see is resampled consistently with what it saw."""
+
+    def stats(self) -> dict[str, int]:
+        """Figures for simulation reports; games add their own (e.g. ``rounds``)."""
+        return {"actions": len(self._history_notations)}
+
+    def expand_notation(self, notation: str) -> list[str] | None:
+        """Shorthands a game accepts besides its atomic notations (e.g. several cards at once).
+
+        Returns the atomic notations it stands for, or ``None`` if it is not a shorthand.
+        """
+        return None
+
+    # --- shared behaviour --------------------------------------------------------------------
+
+    def apply(self, action: A | str) -> None:
+        """Apply a legal action or its notation; anything else raises ``IllegalAction`` and changes nothing."""
+        if isinstance(action, str):
+            resolved = self._find_notation(action)
+            if resolved is None:
+                expansion = self.expand_notation(action)
+                if not expansion:
+                    raise self._refusal(action)
+                trial = self.clone()
+                for step in expansion:
+                    trial.apply(step)
+                for step in expansion:
+                    self.apply(step)
+                return
+        else:
+            if self.is_over:
+                raise IllegalAction(f"the game is over; {action} is not possible")
+            if action not in self.legal_actions():
+                raise self._refusal(str(action))
+            resolved = action
+        self._apply(resolved)
+        self._history_notations.append(str(resolved))
+
+    def _find_notation(self, notation: str) -> A | None:
+        if self.is_over:
+            raise IllegalAction(f"the game is over; {notation!r} is not possible")
+        for candidate in self.legal_actions():
+            if str(candidate) == notation:
+                return candidate
+        return None
+
+    def _refusal(self, notation: str) -> IllegalAction:
+        legal = [str(a) for a in self.legal_actions()]
+        shown = ", ".join(legal[:12]) + (f", … ({len(legal)} in all)" if len(legal) > 12 else "")
+        return IllegalAction(
+            f"{notation!r} is not a legal action for seat {self.current_player} now; legal: {shown}"
+        )
+
+    def is_legal(self, action: A | str) -> bool:
+        if self.is_over:
+            return False
+        if isinstance(action, str):
+            return any(str(a) == action for a in self.legal_actions())
+        return action in self.legal_actions()
+
+    @property
+    def history(self) -> list[str]:
+        """The notations of every applied action, in order."""
+        return list(self._history_notations)
+
+    def to_json(self) -> JSON:
+        """The full state, RNG included, as JSON-safe data that ``game.from_json`` restores exactly."""
+        return {
+            "game": self.game.name,
+            "format": STATE_FORMAT,
+            "players": self.players,
+            "seed": self.seed,
+            "options": dict(self.options),
+            "rng": self.rng.to_json(),
+            "history": list(self._history_notations),
+            "body": self.dump_body(),
+        }
+
+    def _copy_common_to(self, other: GameState[A]) -> None:
+        """Share the immutable parts and copy the mutable common ones into a fresh instance."""
+        other.game = self.game
+        other.players = self.players
+        other.seed = self.seed
+        other.options = self.options  # never mutated after setup
+        other.rng = self.rng.copy()
+        other._history_notations = list(self._history_notations)
+
+    def _determinization_rng(self, rng: Rng | int | None) -> Rng:
+        return as_rng(rng, fallback=self.rng.copy())
+
+    def __repr__(self) -> str:
+        return (
+            f"<{type(self).__name__} players={self.players} seed={self.seed} "
+            f"actions={len(self._history_notations)} current_player={self.current_player}>"
+        )
