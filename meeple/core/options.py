@@ -48,7 +48,7 @@ class Option:
                 raise InvalidOptions(f"option {self.name!r} must be at least {self.minimum}, not {value}")
             if self.maximum is not None and value > self.maximum:
                 raise InvalidOptions(f"option {self.name!r} must be at most {self.maximum}, not {value}")
-        return value  # type: ignore[no-any-return]
+        return value  # type: ignore[return-value]
 
     def describe(self) -> dict[str, Any]:
         """A JSON-safe description, for the lobby and the docs."""

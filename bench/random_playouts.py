@@ -1,0 +1,61 @@
+"""Random games per second for each game and player count, through the public engine contract.
+
+    python bench/random_playouts.py                   # every installed game, ~2 s per player count
+    python bench/random_playouts.py citadels --seconds 5 --players 4
+
+Prints one figure per line: ``<game> <n>p: <games/s> games/s, <actions/s> actions/s (<games> games)``.
+Each game is ``new_game(players, seed)`` then ``apply(random choice of legal_actions())`` until over,
+on one core, exactly as a bot-free simulation would drive it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from meeple import game_names, load_game
+
+
+def measure(name: str, players: int, seconds: float, first_seed: int = 1) -> tuple[int, int, float]:
+    game = load_game(name)
+    chooser = random.Random(first_seed)
+    games = actions = 0
+    seed = first_seed
+    started = time.perf_counter()
+    deadline = started + seconds
+    while True:
+        state = game.new_game(players=players, seed=seed)
+        legal_actions = state.legal_actions
+        apply = state.apply
+        choice = chooser.choice
+        while not state.is_over:
+            apply(choice(legal_actions()))
+            actions += 1
+        games += 1
+        seed += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            return games, actions, now - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("games", nargs="*", help="game names (default: every installed game)")
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per game and player count")
+    parser.add_argument("--players", type=int, action="append", help="player count(s) (default: all)")
+    args = parser.parse_args()
+    for name in args.games or game_names():
+        game = load_game(name)
+        counts = args.players or range(game.min_players, game.max_players + 1)
+        for players in counts:
+            games, actions, elapsed = measure(name, players, args.seconds)
+            print(
+                f"{name} {players}p: {games / elapsed:.1f} games/s, {actions / elapsed:,.0f} actions/s "
+                f"({games} games, {actions / games:.0f} actions/game)",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
