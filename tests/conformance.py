@@ -145,7 +145,15 @@ def _deep_checks(
             assert canon(sampled.view(seat)) == canon(view), f"determinize({seat}) changed what it sees"
             if seat is not None and determinize_check is not None:
                 determinize_check(state, sampled, seat)
-            sampled_actions = [str(a) for a in sampled.legal_actions()] if sampled.current_player == seat else None
-            if sampled_actions is not None:
+            assert sampled.rng != state.rng, "determinize must replace the RNG: future chance is hidden too"
+            if seat is not None and sampled.current_player == seat:
+                sampled_actions = [str(a) for a in sampled.legal_actions()]
                 assert sampled_actions == [str(a) for a in actions], "determinize changed the seat's choices"
+        # A determinization depends only on what the seat knows: resampling from another state with the
+        # same view, with the same sampler seed, gives the same copy (so bots decide alike).
+        other_world = state.determinize(seat, salt * 31 + 7)
+        resampled = canon(other_world.determinize(seat, salt).to_json())
+        assert resampled == canon(state.determinize(seat, salt).to_json()), (
+            f"determinize({seat}) depends on hidden information: canonicalise (sort) the unseen pool before sampling"
+        )
     assert canon(state.to_json()) == before, "views or determinize changed the state"

@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from meeple.bots.base import Bot
+from meeple.bots.ismcts import ISMCTSBot
 from meeple.bots.random_bot import RandomBot
 
-#: Bot kinds by name; "easy" is the random bot until stronger levels land.
-BOT_KINDS: dict[str, type[RandomBot]] = {"random": RandomBot, "easy": RandomBot}
+#: Bot kinds by name, each a factory taking the bot's seed. "easy" is the random bot until the
+#: heuristic bots land; "ismcts" searches 1,000 determinized iterations per decision.
+BOT_KINDS: dict[str, Callable[[int | str], Bot]] = {
+    "random": RandomBot,
+    "easy": RandomBot,
+    "ismcts": lambda seed: ISMCTSBot(seed, iterations=1000),
+}
 
 
 def make_bot(kind: str, seed: int | str = 0) -> Bot:
     """A bot of the named kind with its own seed; unknown kinds raise ``ValueError``."""
     try:
-        bot_class = BOT_KINDS[kind]
+        factory = BOT_KINDS[kind]
     except KeyError:
         raise ValueError(f"unknown bot {kind!r}; available: {', '.join(BOT_KINDS)}") from None
-    return bot_class(seed)
+    return factory(seed)
 
 
-__all__ = ["BOT_KINDS", "Bot", "RandomBot", "make_bot"]
+__all__ = ["BOT_KINDS", "Bot", "ISMCTSBot", "RandomBot", "make_bot"]

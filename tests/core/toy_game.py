@@ -103,7 +103,8 @@ class ToyState(GameState[ToyAction]):
     def determinize(self, seat: int | None, rng: Rng | int | None = None) -> Self:
         sampler = self._determinization_rng(rng)
         other = self.clone()
-        unseen = [c for s, h in enumerate(other.hands) if s != seat for c in h] + other.deck
+        # Sorted first, so the sample depends only on what `seat` knows, never on the hidden order.
+        unseen = sorted([c for s, h in enumerate(other.hands) if s != seat for c in h] + other.deck)
         sampler.shuffle(unseen)
         for s, hand in enumerate(other.hands):
             if s != seat:
@@ -111,6 +112,7 @@ class ToyState(GameState[ToyAction]):
                 other.hands[s] = sorted(unseen[:size])
                 unseen = unseen[size:]
         other.deck = unseen
+        other.rng = sampler.fork()  # future chance is unknown too
         return other
 
 
