@@ -197,6 +197,45 @@ def simulate(
         console.print(f"results written to {json_out}")
 
 
+@app.command()
+def tournament(
+    game: Annotated[str, typer.Argument(help="Game name, e.g. citadels.")],
+    bots: Annotated[str, typer.Option(help="One bot kind per seat, comma-separated, e.g. ismcts,random,random.")],
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games.")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed+i.")] = 1,
+    workers: Annotated[int | None, typer.Option(help="Worker processes (default: every core).")] = None,
+    option: OptionArg = None,
+    preset: PresetArg = None,
+    out: Annotated[Path | None, typer.Option(help="Write summary.json and games.csv into this folder.")] = None,
+) -> None:
+    """Bots against bots with seats rotated: win shares with 95% intervals, mean scores, ratings."""
+    from meeple.tournament import run_tournament
+
+    chosen = _game(game)
+    kinds = _bot_kinds(bots)
+    chosen_options = _parse_options(option, preset)
+    _new_game(chosen, len(kinds), seed, chosen_options)  # validates the lineup size and options up front
+    with Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        console=console, transient=True,
+    ) as progress:
+        task = progress.add_task(f"{chosen.title}: {' vs '.join(kinds)}", total=games)
+        result = run_tournament(game, kinds, games, seed=seed, options=chosen_options, workers=workers,
+                                on_game=lambda _record: progress.advance(task))
+    table = Table("bot", "games", "wins", "win share (95% CI)", "mean score", "rating μ", "σ",
+                  title=f"{chosen.title}: {games} games, seats rotated")
+    for entry in sorted(result.entries, key=lambda e: -e.ordinal):
+        low, high = entry.win_share_interval
+        table.add_row(entry.name, str(entry.games), f"{entry.wins:g}",
+                      f"{entry.win_share:.1%} ({low:.1%}–{high:.1%})", f"{entry.mean_score:.2f}",
+                      f"{entry.mu:.1f}", f"{entry.sigma:.1f}")
+    console.print(table)
+    console.print(f"{games / result.seconds:.1f} games per second")
+    if out is not None:
+        summary, csv_file = result.write(out)
+        console.print(f"results written to {summary} and {csv_file}")
+
+
 def main() -> None:
     app()
 

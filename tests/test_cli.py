@@ -71,3 +71,26 @@ def test_play_quits_cleanly() -> None:
     result = runner.invoke(app, ["play", "toy", "--players", "2", "--seed", "3"], input="q\n")
     assert result.exit_code == 0
     assert "--seed 3" in result.output
+
+
+def test_tournament_rotates_seats_and_writes_results(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["tournament", "toy", "--bots", "ismcts,random,random", "--games", "12",
+                                 "--workers", "2", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["games"] == 12
+    names = [entry["name"] for entry in summary["entries"]]
+    assert names == ["ismcts", "random#1", "random#2"]
+    assert sum(entry["wins"] for entry in summary["entries"]) == pytest.approx(12)
+    rows = (tmp_path / "games.csv").read_text().splitlines()
+    assert len(rows) == 13
+    seats = {tuple(row.split(",")[4::4]) for row in rows[1:]}
+    assert len(seats) == 3  # every entry sat in every seat
+
+
+def test_tournament_is_reproducible_whatever_the_worker_count() -> None:
+    from meeple.tournament import run_tournament
+
+    one = run_tournament("toy", ["random", "random"], 10, seed=3, workers=1)
+    two = run_tournament("toy", ["random", "random"], 10, seed=3, workers=2)
+    assert one.to_json()["entries"] == two.to_json()["entries"]
