@@ -1,0 +1,1156 @@
+"""The Caylus state machine: the seven phases of rules/caylus.md §2 as explicit cursors.
+
+The state is always parked at a decision with at least two options (or at the end): every step with
+a single outcome (income, the trading post, fixed production, a forced pass, …) runs inside
+``_advance`` and leaves no notation (D26). Royal favours earned at any moment go on ``fstack`` (seat,
+count) and are resolved before the flow moves on; a favour's follow-up choice (``res``/``bld``) is
+``fsub``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Self
+
+from meeple.core.contract import JSON, GameState
+from meeple.core.errors import InvalidState
+from meeple.core.rng import Rng
+from meeple.games.caylus import actions as A
+from meeple.games.caylus.actions import Act
+from meeple.games.caylus.data import (
+    BAILIFF_START,
+    CASTLE_PENALTY,
+    DENIERS_PER_PP,
+    E_ALCHEMIST,
+    E_ARCHITECT,
+    E_BANK,
+    E_CARPENTER,
+    E_CHURCH,
+    E_JEWELLER,
+    E_LAWYER,
+    E_MARKET,
+    E_MASON,
+    E_PEDDLER,
+    E_PRODUCE,
+    E_PRODUCE_BONUS,
+    E_TAILOR,
+    FAVOUR_CAP,
+    FIRST_PASS_BONUS,
+    FIXED,
+    FIXED_SPACES,
+    GOLD_PP,
+    INCOME,
+    JEWELLER_ID,
+    LAST_SPACE,
+    LAWYER_ID,
+    LOTS,
+    NEUTRAL,
+    NEUTRAL_IDS,
+    PLAIN,
+    PLAIN_PER_PP,
+    PRESTIGE,
+    PRESTIGE_IDS,
+    PROVOST_START,
+    RESIDENCE_ID,
+    ROW_MONEY,
+    ROW_PP,
+    ROW_RES,
+    SECTION_MARK,
+    SECTION_PP,
+    SECTION_SCORING,
+    SECTION_SIZE,
+    SECTIONS,
+    SIMPLIFIED_FAVOUR_PP,
+    SPECIAL_NAMES,
+    START_CUBES,
+    START_DENIERS,
+    START_DENIERS_2P,
+    STONE,
+    STONE_IDS,
+    T_CASTLE,
+    T_GATE,
+    T_GUILD,
+    T_INN,
+    T_JOUST,
+    T_STABLES,
+    T_TRADING_POST,
+    TILE_ID,
+    TILES,
+    TWO_PLAYER_PRICE,
+    WOOD,
+    WOOD_IDS,
+    WORKABLE,
+    WORKERS,
+    C,
+    G,
+    S,
+    W,
+)
+from meeple.games.caylus.saved import load_into
+from meeple.games.caylus.views import ACTION_LIST as VIEW_ACTIONS
+from meeple.games.caylus.views import build_view
+
+# Decision kinds (rules §7.3).
+(P_NONE, P_PLACE, P_GATE, P_GUILD, P_JOUST, P_INN, P_PROVOST, P_ACTIVATE, P_BONUS, P_CASTLE, P_FAV_ROW,
+ P_FAV_RES, P_FAV_BLD) = range(13)
+PENDING_NAMES = ("none", "place", "gate", "guild", "joust", "inn", "provost", "activate", "bonus", "castle",
+                 "favour_row", "favour_res", "favour_bld")
+OVER = 8
+
+# Log events: tuples (code, seat, a, b) of ints, turned into dicts only in ``view``.
+(EV_ACTION, EV_INCOME, EV_BAILIFF, EV_SCORING, EV_CASTLE_PENALTY, EV_BEST_BUILDER, EV_FAVOUR_LOST, EV_TURN,
+ EV_RETURNED, EV_CONVERTED, EV_GAME_OVER, EV_INN_EVICTED) = range(12)
+
+ACTION_LIST: tuple[Act, ...] = VIEW_ACTIONS
+ACTION_INDEX: dict[Act, int] = {act: i for i, act in enumerate(ACTION_LIST)}
+TARGET_BY_NAME = {name: t for t, name in SPECIAL_NAMES.items()}
+
+Log = tuple[int, int, int, int]
+
+ROAD = tuple(range(1, LAST_SPACE + 1))
+#: ``WORKABLE_AT[tile]`` for a road tile number, where -1 (an empty lot) reads the final ``False``.
+WORKABLE_AT = (*WORKABLE, False)
+PLACE_BY_TARGET = tuple(A.PLACE.get(t, A.PASS) for t in range(T_CASTLE + 1))
+
+
+class CaylusState(GameState[Act]):
+    """One game of Caylus. Everything is public (§6); fields are plain ints and lists for speed."""
+
+    # options, read once
+    lawyer_pp: int
+    wood_only: bool
+    pp_floor: bool
+    penalty_if_no_batch: bool
+    simplified: bool
+    # flow
+    turn: int
+    phase: int
+    cur: int
+    sub: int
+    p2i: int
+    pk: int
+    ps: int
+    turn_order: list[int]
+    bridge: list[int]
+    # players
+    money: list[int]
+    cubes: list[list[int]]
+    pp: list[int]
+    fav: list[list[int]]
+    fav_used: list[int]
+    avail: list[int]
+    batches: list[int]
+    # board
+    tile: list[int]
+    owner: list[int]
+    worker: list[int]
+    conv: list[int]
+    gate: int
+    tpost: int
+    guild: int
+    joust: int
+    stables: list[int]
+    inn_left: int
+    inn_right: int
+    castle: list[int]
+    houses: list[list[int]]
+    castle_count: list[int]
+    scored: int
+    cap: int
+    bailiff: int
+    provost: int
+    built_lots: int
+    stock: list[int]
+    removed: list[int]
+    fstack: list[tuple[int, int]]
+    fsub: int
+    fsub_seat: int
+    fsub_col: int
+    log: list[Log]
+    _legal: tuple[Act, ...]
+
+    # --- setup --------------------------------------------------------------------------------
+
+    def _read_options(self) -> None:
+        options = self.options
+        self.lawyer_pp = int(options["lawyer_pp"] or 0)
+        self.wood_only = options["lawyer_targets"] == "wood_only"
+        self.pp_floor = bool(options["pp_floor"])
+        self.penalty_if_no_batch = options["tower_full_penalty"] == "if_no_batch"
+        self.simplified = bool(options["simplified_favours"])
+
+    def setup(self) -> None:
+        self._read_options()
+        n = self.players
+        neutral_option = self.options["neutral_order"]
+        if isinstance(neutral_option, str):
+            neutrals = [TILE_ID[slug] for slug in neutral_option.split(",")]
+        else:
+            neutrals = list(NEUTRAL_IDS)
+            self.rng.shuffle(neutrals)
+        order_option = self.options["turn_order"]
+        if isinstance(order_option, str):
+            self.turn_order = [int(seat) for seat in order_option.split(",")]
+        else:
+            self.turn_order = list(range(n))
+            self.rng.shuffle(self.turn_order)
+        self.tile = [-1] * (LAST_SPACE + 1)
+        for space, tile in zip(range(1, 7), neutrals, strict=True):
+            self.tile[space] = tile
+        for space, tile in FIXED_SPACES.items():
+            self.tile[space] = tile
+        self.owner = [-1] * (LAST_SPACE + 1)
+        self.worker = [-1] * (LAST_SPACE + 1)
+        self.conv = [-1] * (LAST_SPACE + 1)
+        self.stock = [t.copies if t.kind in (WOOD, STONE, PRESTIGE) else 0 for t in TILES]
+        if not self.options["jeweller"]:
+            self.stock[JEWELLER_ID] = 0
+        self.removed = []
+        start = START_DENIERS_2P if n == 2 else START_DENIERS
+        self.money = [0] * n
+        for position, seat in enumerate(self.turn_order):
+            self.money[seat] = start[position]
+        self.cubes = [list(START_CUBES) for _ in range(n)]
+        self.pp = [0] * n
+        self.fav = [[0, 0, 0, 0] for _ in range(n)]
+        self.fav_used = [0] * n
+        self.avail = [WORKERS] * n
+        self.batches = [0] * n
+        self.gate = self.tpost = self.guild = self.joust = -1
+        self.stables = []
+        self.inn_left = self.inn_right = -1
+        self.castle = []
+        self.houses = [[0] * n for _ in range(3)]
+        self.castle_count = [0, 0, 0]
+        self.scored = 0
+        self.cap = FAVOUR_CAP[0]
+        self.bailiff = BAILIFF_START
+        self.provost = PROVOST_START
+        self.built_lots = 0
+        self.bridge = []
+        self.fstack = []
+        self.fsub = self.fsub_seat = self.fsub_col = 0
+        self.log = []
+        self.turn = 1
+        self.phase = 1
+        self.cur = self.sub = self.p2i = 0
+        self.pk = P_NONE
+        self.ps = -1
+        self._legal = ()
+        self._advance()
+
+    # --- the contract -------------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.phase == OVER else self.ps
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def legal_actions(self) -> Sequence[Act]:
+        return self._legal
+
+    def _apply(self, action: Act) -> None:
+        self.log.append((EV_ACTION, self.ps, ACTION_INDEX[action], 0))
+        self._do(action)
+        self._advance()
+
+    def final_scores(self) -> list[int]:
+        """Track PP plus the end-of-game bonuses of §3.2."""
+        result = []
+        for p in range(self.players):
+            held = self.cubes[p]
+            plain = held[0] + held[1] + held[2] + held[3]
+            result.append(
+                self.pp[p] + GOLD_PP * held[G] + plain // PLAIN_PER_PP + self.money[p] // DENIERS_PER_PP
+            )
+        return result
+
+    def scores(self) -> list[int]:
+        return self.final_scores() if self.phase == OVER else list(self.pp)
+
+    def winners(self) -> list[int]:
+        scores = self.final_scores()
+        best = max(scores)
+        return [p for p, score in enumerate(scores) if score == best]
+
+    def stats(self) -> dict[str, int]:
+        return {
+            "actions": len(self._history_notations),
+            "rounds": self.turn,
+            "buildings": self.built_lots,
+            "castle_houses": sum(self.castle_count),
+            "bailiff": self.bailiff,
+        }
+
+    def determinize(self, seat: int | None, rng: Rng | int | None = None) -> Self:
+        """Caylus hides nothing and draws nothing after setup (§6): a copy with a fresh RNG.
+
+        Only the generator is replaced (future chance counts as unseen); it never drives a rule.
+        """
+        sampler = self._determinization_rng(rng)
+        other = self.clone()
+        other.rng = sampler.fork()
+        return other
+
+    # --- flow: find the next decision, running automatic steps ----------------------------------
+
+    def settle(self) -> None:
+        """Run automatic steps from the current cursors up to the next real decision.
+
+        Used after setup and after every action; tests call it after building a position by hand.
+        """
+        self._advance()
+
+    def _advance(self) -> None:
+        while True:
+            if not self._find_decision():
+                self._legal = ()
+                self.ps = -1
+                return
+            legal = self._gen_legal()
+            if len(legal) == 1:
+                only = legal[0]
+                self.log.append((EV_ACTION, self.ps, ACTION_INDEX[only], 1))
+                self._do(only)
+                continue
+            self._legal = legal
+            return
+
+    def _find_decision(self) -> bool:
+        """Move through automatic steps until someone must decide; False once the game is over."""
+        while True:
+            if self.fsub:
+                self.pk = self.fsub
+                self.ps = self.fsub_seat
+                return True
+            if self.fstack:
+                seat, _count = self.fstack[-1]
+                if self.fav_used[seat] == 15:  # every row used this phase: the favour is lost (D14)
+                    self._pop_favour()
+                    self.log.append((EV_FAVOUR_LOST, seat, 0, 0))
+                    continue
+                self.pk = P_FAV_ROW
+                self.ps = seat
+                return True
+            phase = self.phase
+            if phase == 2:
+                if len(self.bridge) == self.players:
+                    self._start_phase3()
+                    continue
+                self.pk = P_PLACE
+                self.ps = self.turn_order[self.p2i]
+                return True
+            if phase == 3:
+                if self._phase3_step():
+                    return True
+                continue
+            if phase == 4:
+                if self.cur < len(self.bridge):
+                    self.pk = P_PROVOST
+                    self.ps = self.bridge[self.cur]
+                    return True
+                self._start_phase5()
+                continue
+            if phase == 5:
+                s = self.cur
+                provost = self.provost
+                worker = self.worker
+                while s <= provost and worker[s] < 0:
+                    s += 1
+                if s > provost:
+                    self._start_phase6()
+                    continue
+                self.cur = s
+                if self.sub:
+                    self.pk = P_BONUS
+                    self.ps = self.owner[s]
+                else:
+                    self.pk = P_ACTIVATE
+                    self.ps = worker[s]
+                return True
+            if phase == 6:
+                if self.cur < len(self.castle):
+                    self.pk = P_CASTLE
+                    self.ps = self.castle[self.cur]
+                    return True
+                if not self.sub:
+                    self._end_castle()
+                    continue
+                self._start_phase7()
+                continue
+            if phase == 7:
+                if self.cur == 0:
+                    self._move_bailiff()
+                    continue
+                if self._scoring_step():
+                    continue
+                if self.phase == OVER:
+                    return False
+                self._end_turn()
+                continue
+            if phase == 1:
+                self._income()
+                continue
+            return False  # OVER
+
+    # --- phase transitions --------------------------------------------------------------------
+
+    def _income(self) -> None:
+        n = self.players
+        gain = [INCOME] * n
+        owner = self.owner
+        tile = self.tile
+        for s in range(1, LAST_SPACE + 1):
+            o = owner[s]
+            if o >= 0:
+                gain[o] += TILES[tile[s]].income
+        for p in range(n):
+            self.money[p] += gain[p]
+            self.log.append((EV_INCOME, p, gain[p], 0))
+        self.phase = 2
+        self.bridge = []
+        self.p2i = 0
+        self.fav_used = [0] * n
+
+    def _start_phase3(self) -> None:
+        self.phase = 3
+        self.cur = 0
+        self.fav_used = [0] * self.players
+
+    def _phase3_step(self) -> bool:
+        """One step of the special buildings (§2.4); True when a decision is set."""
+        cur = self.cur
+        if cur == 0:
+            if self.gate >= 0:
+                self.pk = P_GATE
+                self.ps = self.gate
+                return True
+            self.cur = 1
+        elif cur == 1:
+            if self.tpost >= 0:
+                self.money[self.tpost] += 3
+                self.avail[self.tpost] += 1
+                self.tpost = -1
+            self.cur = 2
+        elif cur == 2:
+            if self.guild >= 0:
+                self.pk = P_GUILD
+                self.ps = self.guild
+                return True
+            self.cur = 3
+        elif cur == 3:
+            if self.joust >= 0:
+                self.pk = P_JOUST
+                self.ps = self.joust
+                return True
+            self.cur = 4
+        elif cur == 4:
+            if self.stables:
+                spots = self.stables
+                self.turn_order = spots + [p for p in self.turn_order if p not in spots]
+                for p in spots:
+                    self.avail[p] += 1
+                self.stables = []
+            self.cur = 5
+        elif cur == 5:
+            if self.inn_left >= 0:
+                if self.inn_right >= 0:
+                    self.avail[self.inn_right] += 1
+                    self.log.append((EV_INN_EVICTED, self.inn_right, 0, 0))
+                self.inn_right = self.inn_left
+                self.inn_left = -1
+            elif self.inn_right >= 0:
+                self.pk = P_INN
+                self.ps = self.inn_right
+                return True
+            self.cur = 6
+        else:
+            self.phase = 4
+            self.cur = 0
+            self.fav_used = [0] * self.players
+        return False
+
+    def _start_phase5(self) -> None:
+        self.phase = 5
+        self.fav_used = [0] * self.players
+        worker = self.worker
+        for s in range(self.provost + 1, LAST_SPACE + 1):
+            if worker[s] >= 0:
+                self.log.append((EV_RETURNED, worker[s], s, 0))
+                self._release(s)
+        self.cur = 1
+        self.sub = 0
+
+    def _release(self, s: int) -> None:
+        """The worker on road space ``s`` goes home; a conversion waiting on it happens now (§2.6.4)."""
+        self.avail[self.worker[s]] += 1
+        self.worker[s] = -1
+        if self.conv[s] >= 0:
+            self._convert(s, self.conv[s])
+
+    def _start_phase6(self) -> None:
+        self.phase = 6
+        self.cur = 0
+        self.sub = 0
+        self.fav_used = [0] * self.players
+        self.batches = [0] * self.players
+
+    def _end_castle(self) -> None:
+        best, best_count = -1, 0
+        for p in self.castle:
+            if self.batches[p] > best_count:
+                best, best_count = p, self.batches[p]
+            self.avail[p] += 1
+        self.castle = []
+        self.sub = 1
+        if best >= 0:
+            self.log.append((EV_BEST_BUILDER, best, best_count, 0))
+            self._grant(best, 1)
+
+    def _start_phase7(self) -> None:
+        self.phase = 7
+        self.cur = 0
+        self.fav_used = [0] * self.players
+
+    def _move_bailiff(self) -> None:
+        self.bailiff += 2 if self.provost > self.bailiff else 1
+        self.provost = self.bailiff
+        self.log.append((EV_BAILIFF, -1, self.bailiff, 0))
+        self.cur = 1
+
+    def _scoring_step(self) -> bool:
+        """Score the lowest unscored section if it qualifies (D13); True if one was scored.
+
+        The favour cap changes only here, once the favours of the previous scoring are resolved.
+        """
+        self.cap = FAVOUR_CAP[self.scored]
+        x = self.scored
+        if x == 3:
+            self.phase = OVER
+            self.log.append((EV_GAME_OVER, -1, 0, 0))
+            return False
+        if self.castle_count[x] < SECTION_SIZE[x] and self.bailiff < SECTION_MARK[x]:
+            return False
+        table = SECTION_SCORING[x]
+        grants = []
+        for p in self.turn_order:
+            held = self.houses[x][p]
+            outcome = table[held if held < 6 else 6]
+            self.log.append((EV_SCORING, p, x, held))
+            if outcome < 0:
+                self._lose(p, -outcome)
+            elif outcome > 0:
+                grants.append((p, outcome))
+        self.scored = x + 1
+        for p, count in reversed(grants):
+            self._grant(p, count)
+        return True
+
+    def _end_turn(self) -> None:
+        if self.players == 2:
+            self.turn_order.reverse()
+        self.turn += 1
+        self.log.append((EV_TURN, -1, self.turn, 0))
+        self.phase = 1
+
+    # --- helpers ------------------------------------------------------------------------------
+
+    def _lose(self, p: int, amount: int) -> None:
+        self.pp[p] -= amount
+        if self.pp_floor and self.pp[p] < 0:
+            self.pp[p] = 0
+
+    def _grant(self, p: int, count: int) -> None:
+        if count <= 0:
+            return
+        if self.simplified:
+            self.pp[p] += SIMPLIFIED_FAVOUR_PP * count
+        else:
+            self.fstack.append((p, count))
+
+    def _pop_favour(self) -> None:
+        seat, count = self.fstack[-1]
+        if count > 1:
+            self.fstack[-1] = (seat, count - 1)
+        else:
+            self.fstack.pop()
+
+    def _castle_section(self) -> int:
+        """The section the next house goes into (overflow, D29), or -1 if the castle has no room."""
+        count = self.castle_count
+        for x in range(self.scored, 3):
+            if count[x] < SECTION_SIZE[x]:
+                return x
+        return -1
+
+    def _can_batch(self, p: int) -> bool:
+        held = self.cubes[p]
+        if not held[0]:
+            return False
+        return (held[1] > 0) + (held[2] > 0) + (held[3] > 0) + (held[4] > 0) >= 2
+
+    def _place_worker(self, p: int, target: int) -> None:
+        """Put one of ``p``'s workers on a target (phase 2 placement or a gate move)."""
+        if target <= LAST_SPACE:
+            self.worker[target] = p
+            o = self.owner[target]
+            if o >= 0 and o != p:
+                self.pp[o] += 1
+        elif target == T_CASTLE:
+            self.castle.append(p)
+        elif target == T_STABLES:
+            self.stables.append(p)
+        elif target == T_INN:
+            self.inn_left = p
+        elif target == T_TRADING_POST:
+            self.tpost = p
+        elif target == T_GUILD:
+            self.guild = p
+        elif target == T_JOUST:
+            self.joust = p
+        else:
+            self.gate = p
+
+    def _gate_targets(self, p: int) -> list[int]:
+        """Where the gate may send ``p``'s worker (D16): any phase-2 target but the gate, cost ignored."""
+        result = []
+        tile = self.tile
+        worker = self.worker
+        for s in range(1, LAST_SPACE + 1):
+            t = tile[s]
+            if t >= 0 and worker[s] < 0 and WORKABLE[t]:
+                result.append(s)
+        if self.tpost < 0:
+            result.append(T_TRADING_POST)
+        if self.guild < 0:
+            result.append(T_GUILD)
+        if self.joust < 0:
+            result.append(T_JOUST)
+        if self.players > 2 and len(self.stables) < 3 and p not in self.stables:
+            result.append(T_STABLES)
+        if self.inn_left < 0:
+            result.append(T_INN)
+        if p not in self.castle:
+            result.append(T_CASTLE)
+        return result
+
+    def _placements(self, p: int, money: int, out: list[Act]) -> None:
+        """Phase-2 placements ``p`` can pay for: ``_targets`` and ``price`` fused for speed."""
+        place = PLACE_BY_TARGET
+        tile = self.tile
+        worker = self.worker
+        if money < self.price(p, T_GATE):  # only his own buildings, at 1 d
+            owner = self.owner
+            out += [place[s] for s in ROAD if owner[s] == p and worker[s] < 0 and WORKABLE_AT[tile[s]]]
+            return
+        out += [place[s] for s in ROAD if worker[s] < 0 and WORKABLE_AT[tile[s]]]
+        if self.gate < 0:
+            out.append(place[T_GATE])
+        if self.tpost < 0:
+            out.append(place[T_TRADING_POST])
+        if self.guild < 0:
+            out.append(place[T_GUILD])
+        if self.joust < 0:
+            out.append(place[T_JOUST])
+        if self.players > 2 and len(self.stables) < 3 and p not in self.stables:
+            out.append(place[T_STABLES])
+        if self.inn_left < 0:
+            out.append(place[T_INN])
+        if p not in self.castle:
+            out.append(place[T_CASTLE])
+
+    def price(self, p: int, target: int) -> int:
+        """What placing a worker on ``target`` costs ``p`` now (the table of §2.3 and §3.3)."""
+        if self.inn_right == p:
+            return 1
+        if target <= LAST_SPACE and self.owner[target] == p:
+            return 1
+        if self.players == 2 and self.bridge:
+            return TWO_PLAYER_PRICE
+        return len(self.bridge) + 1
+
+    def _convert(self, s: int, p: int) -> None:
+        t = self.tile[s]
+        if TILES[t].kind == NEUTRAL:
+            self.removed.append(t)
+        else:
+            self.stock[t] += 1
+        self.tile[s] = RESIDENCE_ID
+        self.owner[s] = p
+        self.conv[s] = -1
+        self.log.append((EV_CONVERTED, p, s, 0))
+
+    def _lawyer_targets(self, p: int) -> list[int]:
+        result = []
+        tile = self.tile
+        owner = self.owner
+        conv = self.conv
+        for s in range(1, LAST_SPACE + 1):
+            t = tile[s]
+            if t < 0 or conv[s] >= 0:
+                continue
+            kind = TILES[t].kind
+            if kind == NEUTRAL or (
+                owner[s] == p and t != LAWYER_ID and (kind == WOOD or (kind == STONE and not self.wood_only))
+            ):
+                result.append(s)
+        return result
+
+    def _build_options(self, p: int, kinds: int, favour: bool, out: list[Act]) -> None:
+        """Constructions open to ``p``: ``kinds`` is WOOD, STONE or PRESTIGE (§2.6.3, §2.9)."""
+        held = self.cubes[p]
+        stock = self.stock
+        if kinds == PRESTIGE:
+            spaces = [s for s in range(1, LAST_SPACE + 1) if self.tile[s] == RESIDENCE_ID and self.owner[s] == p]
+            if not spaces:
+                return
+            for t in PRESTIGE_IDS:
+                if stock[t] and all(held[k] >= TILES[t].cost[k] for k in range(5)):
+                    table = A.BUILD_ON[t]
+                    out.extend(table[s] for s in spaces)
+            return
+        if self.built_lots >= len(LOTS):
+            return
+        ids = WOOD_IDS if kinds == WOOD else STONE_IDS
+        discount = (W if kinds == WOOD else S) if favour else -1
+        for t in ids:
+            if not stock[t]:
+                continue
+            tile = TILES[t]
+            need = list(tile.cost)
+            if discount >= 0 and need[discount]:
+                need[discount] -= 1
+            if tile.any_cube:
+                for x in range(5):
+                    need[x] += 1
+                    if all(held[k] >= need[k] for k in range(5)):
+                        out.append(A.BUILD_ANY[t][x])
+                    need[x] -= 1
+            elif all(held[k] >= need[k] for k in range(5)):
+                out.append(A.BUILD[t])
+
+    def _build(self, p: int, act: Act, favour: bool) -> None:
+        t = act.x
+        tile = TILES[t]
+        held = self.cubes[p]
+        for k in range(5):
+            held[k] -= tile.cost[k]
+        if favour and tile.kind == WOOD:
+            held[W] += 1
+        elif favour and tile.kind == STONE:
+            held[S] += 1
+        self.stock[t] -= 1
+        if tile.kind == PRESTIGE:
+            self.tile[act.y] = t
+        else:
+            if tile.any_cube:
+                held[act.y] -= 1
+            space = LOTS[self.built_lots]
+            self.built_lots += 1
+            self.tile[space] = t
+            self.owner[space] = p
+        self.pp[p] += self.lawyer_pp if t == LAWYER_ID else tile.prestige
+        self._grant(p, tile.favours)
+
+    def _lawyer(self, p: int, s: int, favour: bool) -> None:
+        self.cubes[p][C] -= 1
+        if not favour:
+            self.money[p] -= 1
+        self.pp[p] += TILES[RESIDENCE_ID].prestige
+        if self.worker[s] >= 0:
+            self.conv[s] = p
+        else:
+            self._convert(s, p)
+
+    # --- legal actions --------------------------------------------------------------------------
+
+    def _gen_legal(self) -> tuple[Act, ...]:
+        pk = self.pk
+        p = self.ps
+        out: list[Act] = []
+        if pk == P_PLACE:
+            money = self.money[p]
+            if self.avail[p] > 0 and money >= 1:
+                self._placements(p, money, out)
+            out.append(A.PASS)
+        elif pk == P_ACTIVATE:
+            self._activation_options(p, self.cur, out)
+        elif pk == P_CASTLE:
+            if self._castle_section() >= 0:
+                held = self.cubes[p]
+                for batch in A.CASTLE:
+                    c = batch.c
+                    if all(held[k] >= c[k] for k in range(5)):
+                        out.append(batch)
+            out.append(A.CASTLE_DONE)
+        elif pk == P_FAV_ROW:
+            used = self.fav_used[p]
+            out.extend(A.FAVOUR[row] for row in range(4) if not used & (1 << row))
+        elif pk in (P_PROVOST, P_GUILD):
+            limit = 3 if pk == P_GUILD else min(3, self.money[p])
+            table = A.GUILD if pk == P_GUILD else A.PROVOST
+            out.extend(table[k] for k in range(-limit, limit + 1) if 1 <= self.provost + k <= LAST_SPACE)
+        elif pk == P_BONUS:
+            out.extend(A.BONUS[k] for k in TILES[self.tile[self.cur]].bonus)
+        elif pk == P_GATE:
+            out.extend(A.GATE[t] for t in self._gate_targets(p))
+            out.append(A.GATE_BACK)
+        elif pk == P_JOUST:
+            if self.money[p] >= 1 and self.cubes[p][C] >= 1:
+                out.append(A.JOUST_YES)
+            out.append(A.JOUST_NO)
+        elif pk == P_INN:
+            out.append(A.INN_STAY)
+            out.append(A.INN_LEAVE)
+        elif pk == P_FAV_RES:
+            self._res_options(p, self.fsub_col, out)
+        elif pk == P_FAV_BLD:
+            col = self.fsub_col
+            self._build_options(p, WOOD, True, out)
+            if col >= 3:
+                self._build_options(p, STONE, True, out)
+            if col >= 4 and self.cubes[p][C] >= 1:
+                out.extend(A.LAWYER[s] for s in self._lawyer_targets(p))
+            if col >= 5:
+                self._build_options(p, PRESTIGE, True, out)
+            out.append(A.SKIP)
+        return tuple(out)
+
+    def _res_options(self, p: int, col: int, out: list[Act]) -> None:
+        res = A.RES
+        out.append(res[0])
+        if col >= 2:
+            out.append(res[W])
+            out.append(res[S])
+        if col >= 3:
+            out.append(res[C])
+        if col >= 4:
+            held = self.cubes[p]
+            for give in range(5):
+                if held[give]:
+                    out.extend(A.TRADE[give].values())
+        if col >= 5:
+            out.append(res[G])
+
+    def _activation_options(self, p: int, s: int, out: list[Act]) -> None:
+        t = self.tile[s]
+        tile = TILES[t]
+        effect = tile.effect
+        held = self.cubes[p]
+        money = self.money[p]
+        if effect in (E_PRODUCE, E_PRODUCE_BONUS):
+            out.extend(A.PRODUCE[c] for c in tile.produce)
+            return
+        if effect == E_MARKET:
+            out.extend(A.SELL[k] for k in range(5) if held[k])
+        elif effect == E_PEDDLER:
+            if tile.kind == FIXED:
+                if money >= 2:
+                    out.extend(A.BUY1.values())
+            else:
+                if money >= 1:
+                    out.extend(A.BUY1.values())
+                if money >= 2:
+                    out.extend(A.BUY2.values())
+        elif effect == E_CARPENTER:
+            self._build_options(p, WOOD, False, out)
+        elif effect == E_MASON:
+            self._build_options(p, STONE, False, out)
+        elif effect == E_ARCHITECT:
+            self._build_options(p, PRESTIGE, False, out)
+        elif effect == E_LAWYER:
+            if money >= 1 and held[C] >= 1:
+                out.extend(A.LAWYER[x] for x in self._lawyer_targets(p))
+        elif effect == E_CHURCH:
+            out.extend(A.CHURCH[k] for k in (2, 4) if money >= k)
+        elif effect == E_TAILOR:
+            out.extend(A.TAILOR[k] for k in (2, 3) if held[C] >= k)
+        elif effect == E_BANK:
+            out.extend(A.BANK[k] for k in (2, 5) if money >= k)
+        elif effect == E_ALCHEMIST:
+            for act in A.ALCH:
+                c = act.c
+                if held[0] >= c[0] and held[1] >= c[1] and held[2] >= c[2] and held[3] >= c[3]:
+                    out.append(act)
+        elif effect == E_JEWELLER:
+            out.extend(A.JEWEL[k] for k in (1, 2) if held[G] >= k)
+        out.append(A.SKIP)
+
+    # --- carrying out a decision ------------------------------------------------------------
+
+    def _do(self, act: Act) -> None:
+        pk = self.pk
+        p = self.ps
+        kind = act.kind
+        if pk == P_PLACE:
+            if kind == A.K_PASS:
+                self.bridge.append(p)
+                if len(self.bridge) == 1:
+                    self.money[p] += FIRST_PASS_BONUS
+            else:
+                self.money[p] -= self.price(p, act.x)
+                self.avail[p] -= 1
+                self._place_worker(p, act.x)
+            if len(self.bridge) < self.players:
+                order = self.turn_order
+                bridge = self.bridge
+                i = self.p2i
+                while True:
+                    i = (i + 1) % self.players
+                    if order[i] not in bridge:
+                        break
+                self.p2i = i
+        elif pk == P_ACTIVATE:
+            self._do_activation(p, act)
+        elif pk == P_CASTLE:
+            if kind == A.K_DONE:
+                if not self.batches[p] and (
+                    self._castle_section() >= 0 or (self.penalty_if_no_batch and not self._can_batch(p))
+                ):
+                    self._lose(p, CASTLE_PENALTY)
+                    self.log.append((EV_CASTLE_PENALTY, p, CASTLE_PENALTY, 0))
+                self.cur += 1
+            else:
+                held = self.cubes[p]
+                c = act.c
+                for k in range(5):
+                    held[k] -= c[k]
+                x = self._castle_section()
+                self.castle_count[x] += 1
+                self.houses[x][p] += 1
+                self.pp[p] += SECTION_PP[x]
+                self.batches[p] += 1
+        elif pk == P_FAV_ROW:
+            self._favour_row(p, act.x)
+        elif pk == P_PROVOST:
+            self.money[p] -= abs(act.x)
+            self.provost += act.x
+            self.cur += 1
+        elif pk == P_BONUS:
+            self.cubes[p][act.x] += 1
+            self._finish_space()
+        elif pk == P_GATE:
+            self.gate = -1
+            if act.x:
+                self._place_worker(p, act.x)
+            else:
+                self.avail[p] += 1
+            self.cur = 1
+        elif pk == P_GUILD:
+            self.provost += act.x
+            self.guild = -1
+            self.avail[p] += 1
+            self.cur = 3
+        elif pk == P_JOUST:
+            self.joust = -1
+            self.avail[p] += 1
+            self.cur = 4
+            if act.x:
+                self.money[p] -= 1
+                self.cubes[p][C] -= 1
+                self._grant(p, 1)
+        elif pk == P_INN:
+            if not act.x:
+                self.inn_right = -1
+                self.avail[p] += 1
+            self.cur = 6
+        elif pk == P_FAV_RES:
+            self.fsub = 0
+            held = self.cubes[p]
+            if kind == A.K_RES:
+                held[act.x] += 1
+            else:
+                held[act.x] -= 1
+                c = act.c
+                for k in PLAIN:
+                    held[k] += c[k]
+        elif pk == P_FAV_BLD:
+            self.fsub = 0
+            if kind == A.K_BUILD:
+                self._build(p, act, True)
+            elif kind == A.K_LAWYER:
+                self._lawyer(p, act.x, True)
+
+    def _favour_row(self, p: int, row: int) -> None:
+        self._pop_favour()
+        self.fav_used[p] |= 1 << row
+        markers = self.fav[p]
+        col = markers[row]
+        if col < self.cap:
+            col += 1
+            markers[row] = col
+        if row == ROW_PP:
+            self.pp[p] += col
+        elif row == ROW_MONEY:
+            self.money[p] += col + 2
+        elif row == ROW_RES or col >= 2:
+            self.fsub = P_FAV_RES if row == ROW_RES else P_FAV_BLD
+            self.fsub_seat = p
+            self.fsub_col = col
+
+    def _do_activation(self, p: int, act: Act) -> None:
+        kind = act.kind
+        held = self.cubes[p]
+        s = self.cur
+        if kind == A.K_PRODUCE:
+            c = act.c
+            for k in range(5):
+                held[k] += c[k]
+            owner = self.owner[s]
+            if TILES[self.tile[s]].effect == E_PRODUCE_BONUS and owner >= 0 and owner != p:
+                self.sub = 1
+                return
+        elif kind == A.K_SELL:
+            held[act.x] -= 1
+            self.money[p] += 4 if TILES[self.tile[s]].kind == NEUTRAL else 6
+        elif kind == A.K_BUY:
+            fixed = TILES[self.tile[s]].kind == FIXED
+            self.money[p] -= 2 if fixed else act.x
+            c = act.c
+            for k in PLAIN:
+                held[k] += c[k]
+        elif kind == A.K_BUILD:
+            self._build(p, act, False)
+        elif kind == A.K_LAWYER:
+            self._lawyer(p, act.x, False)
+        elif kind == A.K_CHURCH:
+            self.money[p] -= act.x
+            self.pp[p] += 3 if act.x == 2 else 5
+        elif kind == A.K_TAILOR:
+            held[C] -= act.x
+            self.pp[p] += 4 if act.x == 2 else 6
+        elif kind == A.K_BANK:
+            self.money[p] -= act.x
+            held[G] += 1 if act.x == 2 else 2
+        elif kind == A.K_ALCH:
+            c = act.c
+            for k in PLAIN:
+                held[k] -= c[k]
+            held[G] += act.x
+        elif kind == A.K_JEWEL:
+            held[G] -= act.x
+            self.pp[p] += 5 if act.x == 1 else 9
+        self._finish_space()
+
+    def _finish_space(self) -> None:
+        s = self.cur
+        self._release(s)
+        self.cur = s + 1
+        self.sub = 0
+
+    # --- copies -------------------------------------------------------------------------------
+
+    def clone(self) -> Self:
+        other = type(self).__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        self._copy_common_to(other)
+        other.turn_order = self.turn_order[:]
+        other.bridge = self.bridge[:]
+        other.money = self.money[:]
+        other.cubes = [c[:] for c in self.cubes]
+        other.pp = self.pp[:]
+        other.fav = [f[:] for f in self.fav]
+        other.fav_used = self.fav_used[:]
+        other.avail = self.avail[:]
+        other.batches = self.batches[:]
+        other.tile = self.tile[:]
+        other.owner = self.owner[:]
+        other.worker = self.worker[:]
+        other.conv = self.conv[:]
+        other.stables = self.stables[:]
+        other.castle = self.castle[:]
+        other.houses = [h[:] for h in self.houses]
+        other.castle_count = self.castle_count[:]
+        other.stock = self.stock[:]
+        other.removed = self.removed[:]
+        other.fstack = self.fstack[:]
+        other.log = self.log[:]
+        return other
+
+    # --- saved form -----------------------------------------------------------------------------
+
+    def dump_body(self) -> JSON:
+        return {
+            "turn": self.turn,
+            "phase": self.phase,
+            "cursor": self.cur,
+            "sub": self.sub,
+            "placing": self.p2i,
+            "turn_order": self.turn_order[:],
+            "bridge": self.bridge[:],
+            "deniers": self.money[:],
+            "cubes": [c[:] for c in self.cubes],
+            "prestige": self.pp[:],
+            "favours": [f[:] for f in self.fav],
+            "favour_rows_used": self.fav_used[:],
+            "workers": self.avail[:],
+            "batches": self.batches[:],
+            "road": [None if t < 0 else TILES[t].slug for t in self.tile[1:]],
+            "owners": self.owner[1:],
+            "road_workers": self.worker[1:],
+            "conversions": self.conv[1:],
+            "gate": self.gate,
+            "trading_post": self.tpost,
+            "guild": self.guild,
+            "joust": self.joust,
+            "stables": self.stables[:],
+            "inn": [self.inn_left, self.inn_right],
+            "castle_workers": self.castle[:],
+            "houses": [h[:] for h in self.houses],
+            "scored": self.scored,
+            "favour_cap": self.cap,
+            "bailiff": self.bailiff,
+            "provost": self.provost,
+            "stock": {TILES[t].slug: self.stock[t] for t in (*WOOD_IDS, *STONE_IDS, *PRESTIGE_IDS)},
+            "removed": [TILES[t].slug for t in self.removed],
+            "favour_stack": [[seat, count] for seat, count in self.fstack],
+            "favour_choice": [self.fsub, self.fsub_seat, self.fsub_col],
+            "log": [list(entry) for entry in self.log],
+        }
+
+    def load_body(self, body: JSON) -> None:
+        self._read_options()
+        load_into(self, body)
+        self.pk = P_NONE
+        self.ps = -1
+        self._legal = ()
+        if self.phase != OVER:
+            if not self._find_decision():
+                raise InvalidState("the saved state is not at a decision")
+            legal = self._gen_legal()
+            if len(legal) < 2:
+                raise InvalidState("the saved state is not at a real decision")
+            self._legal = legal
+        if self.dump_body() != body:  # finding the decision moved the game on, or unknown keys
+            raise InvalidState("the saved state is not one the rules stop at")
+
+    # --- view -----------------------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> JSON:
+        return build_view(self, seat)
+
+    def pending(self) -> dict[str, Any] | None:
+        """The decision waiting now, as JSON-safe data (§7.3), or None once over."""
+        if self.phase == OVER:
+            return None
+        kind = self.pk
+        data: dict[str, Any] = {"kind": PENDING_NAMES[kind], "seat": self.ps}
+        if kind in (P_ACTIVATE, P_BONUS):
+            data["space"] = self.cur
+            data["building"] = TILES[self.tile[self.cur]].slug
+            data["worker"] = self.worker[self.cur]
+        elif kind == P_FAV_ROW:
+            data["favours"] = sum(count for seat, count in self.fstack if seat == self.ps)
+        elif kind in (P_FAV_RES, P_FAV_BLD):
+            data["column"] = self.fsub_col
+        elif kind == P_PLACE:
+            data["price"] = self.price(self.ps, T_GATE)
+        elif kind == P_CASTLE:
+            data["batches"] = self.batches[self.ps]
+            section = self._castle_section()
+            data["section"] = SECTIONS[section] if section >= 0 else None
+        return data
+
