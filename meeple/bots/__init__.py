@@ -5,14 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from meeple.bots.base import Bot
+from meeple.bots.heuristics import GameHeuristicBot
 from meeple.bots.ismcts import ISMCTSBot
 from meeple.bots.random_bot import RandomBot
 
-#: Bot kinds by name, each a factory taking the bot's seed. "easy" is the random bot until the
-#: heuristic bots land; "ismcts" searches 1,000 determinized iterations per decision.
+#: Bot kinds by name, each a factory taking the bot's seed. "easy" is the random bot; "heuristic"
+#: plays the game's own rules of thumb (meeple/bots/heuristics/<game>.py); "ismcts" searches 1,000
+#: determinized iterations per decision.
 BOT_KINDS: dict[str, Callable[[int | str], Bot]] = {
     "random": RandomBot,
     "easy": RandomBot,
+    "heuristic": GameHeuristicBot,
     "ismcts": lambda seed: ISMCTSBot(seed, iterations=1000),
 }
 

@@ -1,0 +1,39 @@
+"""Rule-of-thumb bots, one module per game (``meeple.bots.heuristics.<game>``), each exposing
+``HeuristicBot``; the docstring of each says which rules of thumb it follows."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from meeple.core.contract import GameState
+
+
+def has_heuristic(game_name: str) -> bool:
+    try:
+        importlib.import_module(f"meeple.bots.heuristics.{game_name}")
+    except ModuleNotFoundError:
+        return False
+    return True
+
+
+class GameHeuristicBot:
+    """Plays with the heuristic bot of whichever game it is handed (chosen on the first move)."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int | str = 0) -> None:
+        self.seed = seed
+        self._bot: Any = None
+        self._game_name: str | None = None
+
+    def choose(self, state: GameState[Any]) -> Any:
+        game_name = state.game.name
+        if self._bot is None or self._game_name != game_name:
+            try:
+                module = importlib.import_module(f"meeple.bots.heuristics.{game_name}")
+            except ModuleNotFoundError:
+                raise ValueError(f"there is no heuristic bot for {game_name!r} yet") from None
+            self._bot = module.HeuristicBot(self.seed)
+            self._game_name = game_name
+        return self._bot.choose(state)
