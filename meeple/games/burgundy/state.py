@@ -1,0 +1,1400 @@
+"""The Castles of Burgundy game state: setup, legal actions, resolution, scoring, views, saving.
+
+Internally everything is small ints and lists (tiles are codes from ``data``), so random playouts
+stay fast; strings appear only in views, logs and saved states. Multi-step decisions (a die's
+action, a castle's bonus action, a building's effect, a ship's goods, an overflowing storage) are
+entries on an explicit ``pending`` stack; the top entry fixes what the current player may do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Any, Self
+
+from meeple.core.contract import JSON, GameState
+from meeple.core.errors import InvalidState
+from meeple.core.rng import Rng
+from meeple.games.burgundy import actions as act
+from meeple.games.burgundy.actions import ALL_ACTIONS, BAction
+from meeple.games.burgundy.data import (
+    ANIMAL_COUNT,
+    ANIMAL_KIND,
+    BANK,
+    BANK_SILVER,
+    BLACK_DEPOT_SPACES,
+    BOARDING,
+    BOARDING_WORKERS,
+    BOARDS,
+    BUILDINGS,
+    CARPENTER,
+    CASTLE,
+    CENTRE,
+    CHURCH,
+    CITYHALL,
+    DEPOT_SPACES,
+    DIE,
+    DIST,
+    FIRST_BUILDING,
+    GOODS_KINDS,
+    GOODS_PER_KIND,
+    GOODS_SLOTS,
+    GOODS_TOTAL,
+    HEX_STORAGE,
+    KNOWLEDGE_NUMBER,
+    MARKET,
+    MINE,
+    NEIGHBOURS,
+    PHASE_BONUS,
+    PHASE_LETTERS,
+    PHASES,
+    PURCHASE_COST,
+    REACH,
+    REGION_VP,
+    ROUNDS,
+    SPACE_DIE,
+    SPACES,
+    START_GOODS,
+    START_SILVER,
+    TILE_BY_NAME,
+    TILE_COUNTS,
+    TILE_KINDS,
+    TILE_NAMES,
+    TILE_TYPE,
+    TYPE_LETTERS,
+    WAREHOUSE,
+    WATCHTOWER,
+    WATCHTOWER_VP,
+    A,
+    B,
+    Board,
+    C,
+    K,
+    M,
+    S,
+    depot_space_type,
+)
+
+# pending decision kinds (top of ``pending`` decides)
+P_DIE, P_BONUS, P_CITYHALL, P_WAREHOUSE, P_BUILD_TAKE, P_DISCARD, P_SHIP, P_KEEP, P_BOARD, P_START = range(10)
+PENDING_NAMES = (
+    "die",
+    "castle_bonus",
+    "city_hall",
+    "warehouse",
+    "building_take",
+    "discard",
+    "ship",
+    "ship_keep",
+    "board",
+    "start_castle",
+)
+#: what a Carpenter's Workshop, Church or Market may take: a bit mask of tile types.
+BUILD_TAKE_TYPES = {CARPENTER: 1 << B, CHURCH: (1 << C) | (1 << M) | (1 << K), MARKET: (1 << S) | (1 << A)}
+
+# knowledge tile bits in ``kmask`` (bit = tile number)
+K01, K02, K03, K04, K05, K06, K07, K08, K09, K10, K11, K12, K13, K14 = (1 << n for n in range(1, 15))
+
+EMPTY = -1
+KIND_DIE, KIND_TAKE, KIND_PLACE, KIND_SELL = act.DIE, act.TAKE, act.PLACE, act.SELL
+KIND_BUY, KIND_SKIP = act.BUY, act.SKIP
+#: the pending entry a chosen die pushes, by die value
+DIE_PENDING = tuple((P_DIE, r) for r in range(7))
+
+
+def _free_bit_for(tile_type: int) -> int:
+    """The knowledge tile giving a free ±1 when placing a tile of this type (K09/K10/K11)."""
+    if tile_type == B:
+        return K09
+    if tile_type in (S, A):
+        return K10
+    return K11
+
+
+FREE_BIT = tuple(_free_bit_for(t) for t in range(6))
+
+
+class BurgundyState(GameState[BAction]):
+    # per seat
+    board: list[str]
+    estate: list[list[int]]
+    frontier: list[int]
+    city_b: list[list[int]]  # per seat, per region: bit mask of building codes already there
+    start_space: list[int]
+    region_left: list[list[int]]
+    colour_left: list[list[int]]
+    storage: list[list[int]]
+    goods: list[list[int]]
+    sold: list[list[int]]
+    silver: list[int]
+    workers: list[int]
+    vp: list[int]
+    kmask: list[int]
+    dice: list[list[int]]
+    track_pos: list[int]
+    track_arrival: list[int]
+    final: list[dict[str, int]] | None
+    # shared
+    arrival_counter: int
+    bonus_large: list[int]
+    bonus_small: list[int]
+    phase: int
+    round: int
+    order: list[int]
+    turn_index: int
+    dice_left: list[int]
+    bought: bool
+    pending: list[tuple[int, ...]]
+    depots: list[list[int]]
+    dtiles: list[tuple[int, ...]]  # per depot: its distinct tiles, sorted (derived)
+    dtake: list[tuple[BAction, ...]]  # per numbered depot: the take actions for them (derived)
+    dbuy: list[tuple[BAction, ...]]  # per depot: the purchases of them for 2 silverlings (derived)
+    depot_goods: list[list[int]]
+    round_goods: list[int]
+    white: int
+    stacks: list[list[int]]
+    box: list[int]
+    piles: list[list[int]]
+    black_pile: list[int]
+    removed: list[int]
+    start_castles: int
+    log: list[dict[str, Any]]
+    private_log: list[list[dict[str, Any]]]
+    is_over: bool = False  # a plain attribute rather than a property: read on every apply
+    _legal: tuple[BAction, ...] | None  # cached legal actions; immutable so clones may share it
+
+    # --- setup --------------------------------------------------------------------------------------
+
+    def setup(self) -> None:
+        n = self.players
+        rng = self.rng
+        self._legal = None
+        self.log = []
+        self.private_log = [[] for _ in range(n)]
+        self.is_over = False
+        self.final = None
+        # hex piles: one white pile per colour, one black pile (reference §3.1)
+        self.piles = [[] for _ in range(6)]
+        self.black_pile = []
+        for code, (white, black) in enumerate(TILE_COUNTS):
+            self.piles[TILE_TYPE[code]].extend([code] * white)
+            self.black_pile.extend([code] * black)
+        for pile in self.piles:
+            rng.shuffle(pile)
+        rng.shuffle(self.black_pile)
+        # start castles come from the white castle pile
+        for _ in range(n):
+            self.piles[C].remove(CASTLE)
+        self.start_castles = n
+        # goods: 5 stacks of 5, 3 per player, the rest to the box
+        goods = [g for g in range(1, GOODS_KINDS + 1) for _ in range(GOODS_PER_KIND)]
+        rng.shuffle(goods)
+        self.stacks = [goods[5 * i : 5 * i + 5] for i in range(PHASES)]
+        rest = goods[25:]
+        # turn order: a random start player, then clockwise (D27)
+        first = self.options.get("first_seat")
+        start = int(first) if isinstance(first, int) else rng.randrange(n)
+        initial = [(start + i) % n for i in range(n)]
+        self.track_pos = [0] * n
+        self.track_arrival = [0] * n
+        for i, seat in enumerate(initial):
+            self.track_arrival[seat] = n - i
+        self.arrival_counter = n
+        self.silver = [START_SILVER] * n
+        self.workers = [0] * n
+        for i, seat in enumerate(initial):
+            self.workers[seat] = i + 1
+        self.vp = [0] * n
+        self.kmask = [0] * n
+        self.goods = [[0] * 7 for _ in range(n)]
+        self.sold = [[0] * 7 for _ in range(n)]
+        for seat in range(n):
+            for g in rest[3 * seat : 3 * seat + START_GOODS]:
+                self.goods[seat][g] += 1
+        self.box = rest[3 * n :]
+        self.storage = [[] for _ in range(n)]
+        self.dice = [[0, 0] for _ in range(n)]
+        self.bonus_large = [EMPTY] * 6
+        self.bonus_small = [EMPTY] * 6
+        self.removed = []
+        self.depots = [[EMPTY] * (BLACK_DEPOT_SPACES if d == 0 else 4) for d in range(7)]
+        self.dtiles = [()] * 7
+        self.dtake = [()] * 7
+        self.dbuy = [()] * 7
+        self.depot_goods = [[0] * 7 for _ in range(7)]
+        self.round_goods = []
+        self.white = 0
+        self.pending = []
+        self.order = list(initial)
+        self.turn_index = 0
+        self.dice_left = []
+        self.bought = False
+        self.phase = 0
+        self.round = 0
+        # estates
+        boards = self._initial_boards(initial)
+        self.board = boards
+        self.estate = [[EMPTY] * (SPACES + 1) for _ in range(n)]
+        self.frontier = [0] * n
+        self.city_b = [[] for _ in range(n)]
+        self.start_space = [0] * n
+        self.region_left = [[] for _ in range(n)]
+        self.colour_left = [[] for _ in range(n)]
+        for seat in range(n):
+            if boards[seat]:
+                self._init_estate(seat, boards[seat])
+        self.log.append({"event": "setup", "order": list(initial), "boards": list(boards)})
+        self._start_phase()
+        choose_board = self.options["boards"] == "choose"
+        choose_start = self.options["start_castle"] == "choose"
+        for seat in reversed(initial):
+            if choose_start:
+                self.pending.append((P_START, seat))
+            if choose_board:
+                self.pending.append((P_BOARD, seat))
+        if not choose_start:
+            for seat in range(n):
+                self._place_start_castle(seat, CENTRE)
+        if not self.pending:
+            self._start_round()
+
+    def _board_key(self, board_id: int) -> str:
+        if board_id in (4, 8):
+            return f"{board_id}{self.options[f'board_variant_{board_id}']}"
+        return str(board_id)
+
+    def _initial_boards(self, initial: list[int]) -> list[str]:
+        mode = str(self.options["boards"])
+        n = self.players
+        if mode == "basic":
+            return ["1"] * n
+        if mode == "choose":
+            return [""] * n
+        if mode == "random":
+            pool = [int(x) for x in str(self.options["random_board_pool"]).split(",")]
+            drawn = self.rng.sample(pool, n)
+            boards = [""] * n
+            for seat, board_id in zip(initial, drawn, strict=True):
+                boards[seat] = self._board_key(board_id)
+            return boards
+        return [self._board_key(int(x)) for x in mode.split(",")]
+
+    def _init_estate(self, seat: int, key: str) -> None:
+        board = BOARDS[key]
+        self.board[seat] = key
+        self.region_left[seat] = [len(r) for r in board.regions]
+        self.colour_left[seat] = list(board.colour_total)
+        self.city_b[seat] = [0] * len(board.regions)
+
+    def _place_start_castle(self, seat: int, space: int) -> None:
+        """The start castle: occupies its space, scores nothing, triggers nothing (D10)."""
+        board = BOARDS[self.board[seat]]
+        self.estate[seat][space] = CASTLE
+        self.start_castles -= 1
+        self.start_space[seat] = space
+        self.region_left[seat][board.region_of[space]] -= 1
+        self.colour_left[seat][C] -= 1
+        frontier = 0
+        for nb in _NEIGHBOURS[space]:
+            frontier |= 1 << nb
+        self.frontier[seat] = frontier
+
+    # --- phases and rounds --------------------------------------------------------------------------
+
+    def _start_phase(self) -> None:
+        """Clear and refill the depots, lay this phase's goods face up (reference §3.2)."""
+        n = self.players
+        phase = self.phase
+        keep_smc = bool(self.options["keep_smc_on_depots"])
+        filled: dict[str, list[str]] = {}
+        for d in range(7):
+            slots = self.depots[d]
+            used = 2 * n if d == 0 else len(slots)
+            for i in range(len(slots)):
+                tile = slots[i]
+                if tile != EMPTY and not (keep_smc and TILE_TYPE[tile] in (S, M, C)):
+                    self.removed.append(tile)
+                    slots[i] = EMPTY
+            names = []
+            for i in range(used):
+                if d and DEPOT_SPACES[d][i][1] > n:
+                    continue
+                if slots[i] != EMPTY:
+                    continue
+                pile = self.black_pile if d == 0 else self.piles[depot_space_type(d, i, n, phase)]
+                if pile:
+                    slots[i] = pile.pop()
+                    names.append(TILE_NAMES[slots[i]])
+            filled[str(d)] = names
+            self._refresh_depot(d)
+        self.round_goods = self.stacks[phase]
+        self.stacks[phase] = []
+        self.log.append({"event": "phase", "phase": PHASE_LETTERS[phase], "fill": filled,
+                         "goods": list(self.round_goods)})
+
+    def _start_round(self) -> None:
+        n = self.players
+        pos, arr = self.track_pos, self.track_arrival
+        self.order = sorted(range(n), key=lambda s: (-pos[s], -arr[s]))
+        randbelow = self.rng.randbelow
+        for seat in self.order:
+            self.dice[seat] = [randbelow(6) + 1, randbelow(6) + 1]
+        self.white = randbelow(6) + 1
+        g = self.round_goods[self.round]
+        self.round_goods[self.round] = EMPTY
+        self.depot_goods[self.white][g] += 1
+        self.log.append({"event": "round", "phase": PHASE_LETTERS[self.phase], "round": self.round + 1,
+                         "order": list(self.order), "dice": [list(d) for d in self.dice],
+                         "white": self.white, "goods": g})
+        self.turn_index = 0
+        self._start_turn()
+
+    def _start_turn(self) -> None:
+        seat = self.order[self.turn_index]
+        self.dice_left = list(self.dice[seat])
+        self.bought = False
+
+    def _end_turn(self) -> None:
+        self.turn_index += 1
+        if self.turn_index < self.players:
+            self._start_turn()
+            return
+        self.round += 1
+        if self.round < ROUNDS:
+            self._start_round()
+            return
+        self._end_phase()
+
+    def _end_phase(self) -> None:
+        """Mine income (+K02 workers), then the next phase or the end of the game (§3.14)."""
+        income = []
+        for seat in range(self.players):
+            mines = self.estate[seat].count(MINE)
+            self.silver[seat] += mines
+            if self.kmask[seat] & K02:
+                self.workers[seat] += mines
+            income.append(mines)
+        self.log.append({"event": "phase_end", "phase": PHASE_LETTERS[self.phase], "mines": income})
+        self.phase += 1
+        self.round = 0
+        if self.phase == PHASES:
+            self._final_scoring()
+            return
+        self._start_phase()
+        self._start_round()
+
+    def _final_scoring(self) -> None:
+        self.is_over = True
+        self.final = []
+        for seat in range(self.players):
+            part = self.final_breakdown(seat)
+            self.final.append(part)
+            self.vp[seat] += sum(part.values())
+        self.log.append({"event": "game_end", "final": [dict(f) for f in self.final], "vp": list(self.vp)})
+
+    def final_breakdown(self, seat: int) -> dict[str, int]:
+        """The end-of-game additions for one seat (reference §3.15, §1.4 K15–K26)."""
+        estate = self.estate[seat]
+        kmask = self.kmask[seat]
+        sold = self.sold[seat]
+        part = {
+            "goods": sum(self.goods[seat]),
+            "silverlings": self.silver[seat],
+            "workers": self.workers[seat] // 2,
+        }
+        if kmask & (1 << 15):
+            part["K15"] = 3 * sum(1 for g in sold if g)
+        for i in range(8):
+            if kmask & (1 << (16 + i)):
+                part[f"K{16 + i}"] = 4 * estate.count(FIRST_BUILDING + i)
+        if kmask & (1 << 24):
+            part["K24"] = 4 * len({ANIMAL_KIND[t] for t in estate if t >= 0 and ANIMAL_KIND[t] >= 0})
+        if kmask & (1 << 25):
+            part["K25"] = sum(sold)
+        if kmask & (1 << 26):
+            owned = sum(1 for t in range(6) if self.bonus_large[t] == seat) + sum(
+                1 for t in range(6) if self.bonus_small[t] == seat
+            )
+            part["K26"] = 2 * owned
+        return part
+
+    # --- contract basics ----------------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        if self.is_over:
+            return None
+        pending = self.pending
+        if pending and pending[-1][0] >= P_BOARD:
+            return pending[-1][1]
+        return self.order[self.turn_index]
+
+    def scores(self) -> list[int]:
+        return list(self.vp)
+
+    def track_order(self) -> list[int]:
+        """Turn order on the track now (the order the next round would have)."""
+        pos, arr = self.track_pos, self.track_arrival
+        return sorted(range(self.players), key=lambda s: (-pos[s], -arr[s]))
+
+    def empty_spaces(self, seat: int) -> int:
+        return self.estate[seat].count(EMPTY) - 1 if self.board[seat] else SPACES
+
+    def winners(self) -> list[int]:
+        """Most VP; then fewest (option: most) empty spaces; then later in track order (D1, D2)."""
+        best = max(self.vp)
+        tied = [s for s in range(self.players) if self.vp[s] == best]
+        if len(tied) > 1:
+            sign = 1 if self.options["tiebreak_empty"] == "fewest" else -1
+            key = min(sign * self.empty_spaces(s) for s in tied)
+            tied = [s for s in tied if sign * self.empty_spaces(s) == key]
+        if len(tied) > 1:
+            order = self.track_order()
+            tied = [max(tied, key=order.index)]
+        return tied
+
+    def stats(self) -> dict[str, int]:
+        played = self.phase * ROUNDS + self.round if not self.is_over else PHASES * ROUNDS
+        return {"actions": len(self._history_notations), "rounds": played,
+                "tiles_placed": sum(37 - self.empty_spaces(s) for s in range(self.players))}
+
+    # --- legal actions ------------------------------------------------------------------------------
+
+    def apply(self, action: BAction | str) -> None:
+        """The base ``apply`` with a fast path for interned actions and exact notations; same semantics.
+
+        Anything else (shorthands, ``~w`` suffixes, refusals) goes through the base class.
+        """
+        found = action if type(action) is BAction else ALL_ACTIONS.get(action) if type(action) is str else None
+        if found is not None:
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = () if self.is_over else tuple(self._compute_legal())
+            if found in legal:  # nothing is legal once the game is over
+                self._apply(found)
+                self._history_notations.append(found.text)
+                return
+        super().apply(action)
+
+    def legal_actions(self) -> Sequence[BAction]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = () if self.is_over else tuple(self._compute_legal())
+        return legal
+
+    def _compute_legal(self) -> list[BAction]:
+        pending = self.pending
+        if not pending:
+            return self._turn_actions()
+        top = pending[-1]
+        kind = top[0]
+        seat = top[1] if kind >= P_BOARD else self.order[self.turn_index]
+        if kind == P_DIE:
+            return self._die_actions(seat, top[1])
+        if kind == P_BONUS:
+            out = [a for d in range(1, 7) for a in self.dtake[d]]
+            out += self._place_actions(seat)
+            goods = self.goods[seat]
+            out += [act.SELL_ACTIONS[g] for g in range(1, 7) if goods[g]]
+            out.append(act.WORKERS_ACTION)
+            return out
+        if kind == P_CITYHALL:
+            out = self._place_actions(seat)
+            if not self.options["forced_building_effects"] or not out:
+                out.append(act.SKIP_ACTION)
+            return out
+        if kind == P_WAREHOUSE:
+            goods = self.goods[seat]
+            out = [act.SELL_ACTIONS[g] for g in range(1, 7) if goods[g]]
+            if not self.options["forced_building_effects"] or not out:
+                out.append(act.SKIP_ACTION)
+            return out
+        if kind == P_BUILD_TAKE:
+            out = self._take_actions(BUILD_TAKE_TYPES[top[1]])
+            if not self.options["forced_building_effects"] or not out:
+                out.append(act.SKIP_ACTION)
+            return out
+        if kind == P_DISCARD:
+            return [act.DISCARD_ACTIONS[t] for t in sorted(set(self.storage[seat]))]
+        if kind == P_SHIP:
+            if self.kmask[seat] & K05:
+                return [*act.SHIP_ACTIONS[1:], *act.SHIP_PAIR_ACTIONS[1:]]
+            return list(act.SHIP_ACTIONS[1:])
+        if kind == P_KEEP:
+            new = self._new_kinds(seat, top[1])
+            return [act.KEEP_ACTIONS[sum(1 << g for g in combo)] for combo in combinations(new, top[2])]
+        if kind == P_BOARD:
+            if self.options["secret_setup"]:  # simultaneous choice: nobody knows what the others took
+                return [act.BOARD_ACTIONS[b] for b in range(1, 10)]
+            taken = {self.board[s] for s in range(self.players)}
+            return [act.BOARD_ACTIONS[b] for b in range(1, 10) if b == 1 or self._board_key(b) not in taken]
+        # P_START
+        return [act.START_ACTIONS[s] for s in BOARDS[self.board[seat]].castle_spaces]
+
+    def _turn_actions(self) -> list[BAction]:
+        left = self.dice_left
+        die = act.DIE_ACTIONS
+        if len(left) == 2:
+            a, b = left
+            out = [die[a]] if a == b else [die[a], die[b]] if a < b else [die[b], die[a]]
+        elif left:
+            out = [die[left[0]]]
+        else:
+            out = []
+        if not self.bought:
+            seat = self.order[self.turn_index]
+            if self.silver[seat] >= PURCHASE_COST or self.kmask[seat] & K06:
+                out += self._buy_actions(seat)
+        if not left:
+            out.append(act.PASS_ACTION)
+        return out
+
+    def _buy_actions(self, seat: int) -> list[BAction]:
+        silver = self.silver[seat]
+        has_k06 = self.kmask[seat] & K06
+        if has_k06 and self.options["k06_pay_with_workers"]:
+            workers = self.workers[seat]
+            pays = [w for w in range(3) if silver >= PURCHASE_COST - w and workers >= w]
+        else:
+            pays = [0] if silver >= PURCHASE_COST else []
+        if not pays:
+            return []
+        if pays == [0] and not has_k06:
+            return list(self.dbuy[0])
+        out = []
+        for d in range(7) if has_k06 else (0,):
+            tiles = self.dtiles[d]
+            for w in pays:
+                row = act.BUY_ACTIONS[w][d]
+                out += [row[t] for t in tiles]
+        return out
+
+    def _take_actions(self, type_mask: int) -> list[BAction]:
+        """Takes from the numbered depots of tiles whose type is in ``type_mask`` (building effects)."""
+        out = []
+        for d in range(1, 7):
+            row = act.TAKE_ACTIONS[d]
+            out += [row[t] for t in self.dtiles[d] if type_mask >> TILE_TYPE[t] & 1]
+        return out
+
+    def _refresh_depot(self, d: int) -> None:
+        """Keep the sorted distinct tiles of a depot (and their take actions) ready for legal_actions."""
+        tiles = tuple(sorted({t for t in self.depots[d] if t != EMPTY}))
+        self.dtiles[d] = tiles
+        buy = act.BUY_ACTIONS[0][d]
+        self.dbuy[d] = tuple(buy[t] for t in tiles)
+        if d:
+            row = act.TAKE_ACTIONS[d]
+            self.dtake[d] = tuple(row[t] for t in tiles)
+
+    def _remove_from_depot(self, d: int, tile: int) -> None:
+        slots = self.depots[d]
+        slots[slots.index(tile)] = EMPTY
+        if tile not in slots:  # the last copy left: drop it from the derived lists
+            i = self.dtiles[d].index(tile)
+            self.dtiles[d] = self.dtiles[d][:i] + self.dtiles[d][i + 1 :]
+            self.dbuy[d] = self.dbuy[d][:i] + self.dbuy[d][i + 1 :]
+            if d:
+                self.dtake[d] = self.dtake[d][:i] + self.dtake[d][i + 1 :]
+
+    def _die_cost(self, seat: int, rolled: int, target: int, free: int) -> int:
+        """Workers needed to turn ``rolled`` into ``target`` (reference §3.5, D13, D14)."""
+        need = DIST[rolled][target] - free
+        if need <= 0:
+            return 0
+        if self.kmask[seat] & K08:
+            return (need + 1) >> 1
+        return need
+
+    def _die_actions(self, seat: int, r: int) -> list[BAction]:
+        """A die's actions: values within reach of the workers (and free ±1) of ``r`` (§3.5, §3.6)."""
+        workers = self.workers[seat]
+        kmask = self.kmask[seat]
+        steps = 2 * workers if kmask & K08 else workers  # how far workers alone can move the die
+        reach = REACH[r]
+        take_limit = steps + 1 if kmask & K12 else steps
+        take_mask = reach[take_limit if take_limit < 3 else 3]
+        out: list[BAction] = []
+        dtake = self.dtake
+        for d in range(1, 7):
+            if take_mask >> d & 1 and dtake[d]:
+                out += dtake[d]
+        storage = self.storage[seat]
+        if storage:
+            board = BOARDS[self.board[seat]]
+            frontier = self.frontier[seat]
+            type_reach = board.type_reach
+            for t in sorted(set(storage)) if len(storage) > 1 else storage:
+                ttype = TILE_TYPE[t]
+                limit = steps + 1 if kmask & FREE_BIT[ttype] else steps
+                spaces = type_reach[ttype][reach[limit if limit < 3 else 3]] & frontier
+                if spaces:
+                    self._add_places(out, seat, board, t, spaces)
+        goods = self.goods[seat]
+        sell_mask = reach[steps if steps < 3 else 3]
+        for g in range(1, 7):
+            if goods[g] and sell_mask >> g & 1:
+                out.append(act.SELL_ACTIONS[g])
+        out.append(act.WORKERS_ACTION)
+        return out
+
+    def _add_places(self, out: list[BAction], seat: int, board: Board, tile: int, spaces: int) -> None:
+        """Append ``place:tile@s`` for each space bit in ``spaces``, minus cities that already hold it."""
+        row = act.PLACE_ACTIONS[tile]
+        if TILE_TYPE[tile] == B and not self.kmask[seat] & K01:
+            city = self.city_b[seat]
+            region_of = board.region_of
+            bit = 1 << tile
+            while spaces:
+                low = spaces & -spaces
+                s = low.bit_length() - 1
+                spaces ^= low
+                if not city[region_of[s]] & bit:
+                    out.append(row[s])
+        else:
+            while spaces:
+                low = spaces & -spaces
+                out.append(row[low.bit_length() - 1])
+                spaces ^= low
+
+    def _place_actions(self, seat: int) -> list[BAction]:
+        """Placements with any die number (castle bonus action, City Hall)."""
+        storage = self.storage[seat]
+        if not storage:
+            return []
+        board = BOARDS[self.board[seat]]
+        frontier = self.frontier[seat]
+        out: list[BAction] = []
+        for t in sorted(set(storage)):
+            spaces = board.type_reach[TILE_TYPE[t]][127] & frontier
+            if spaces:
+                self._add_places(out, seat, board, t, spaces)
+        return out
+
+    def _new_kinds(self, seat: int, mask: int) -> list[int]:
+        goods = self.goods[seat]
+        return [
+            g for g in range(1, 7)
+            if not goods[g] and any(self.depot_goods[d][g] for d in range(1, 7) if mask >> d & 1)
+        ]
+
+    # --- applying actions ---------------------------------------------------------------------------
+
+    def _apply(self, action: BAction) -> None:
+        self._legal = None
+        kind = action.kind
+        pending = self.pending
+        seat = pending[-1][1] if pending and pending[-1][0] >= P_BOARD else self.order[self.turn_index]
+        if not pending:
+            if kind == KIND_DIE:
+                self.dice_left.remove(action.a)
+                pending.append(DIE_PENDING[action.a])
+                self.log.append({"event": "die", "seat": seat, "value": action.a})
+            elif kind == KIND_BUY:
+                self._buy(seat, action)
+            else:  # PASS
+                self.log.append({"event": "pass", "seat": seat})
+                self._end_turn()
+            return
+        top = pending.pop()
+        pkind = top[0]
+        if pkind == P_DIE:
+            r = top[1]
+            if kind == KIND_TAKE:
+                spent = self._die_cost(seat, r, action.a, 1 if self.kmask[seat] & K12 else 0)
+            elif kind == KIND_PLACE:
+                ttype = TILE_TYPE[action.a]
+                spent = self._die_cost(seat, r, SPACE_DIE[action.b], 1 if self.kmask[seat] & FREE_BIT[ttype] else 0)
+            elif kind == KIND_SELL:
+                spent = self._die_cost(seat, r, action.a, 0)
+            else:
+                spent = 0
+            self.workers[seat] -= spent
+            self._do_action(seat, action, "die", spent)
+        elif pkind == P_BONUS:
+            self._do_action(seat, action, "castle", 0)
+        elif pkind in (P_CITYHALL, P_WAREHOUSE, P_BUILD_TAKE):
+            if kind == KIND_SKIP:
+                self.log.append({"event": "skip", "seat": seat, "effect": PENDING_NAMES[pkind]})
+            else:
+                self._do_action(seat, action, PENDING_NAMES[pkind], 0)
+        elif pkind == P_DISCARD:
+            self.storage[seat].remove(action.a)
+            self.removed.append(action.a)
+            self.storage[seat].append(top[1])
+            self.log.append({"event": "discard", "seat": seat, "tile": TILE_NAMES[action.a]})
+        elif pkind == P_SHIP:
+            self._ship(seat, action.a)
+        elif pkind == P_KEEP:
+            taken = self._take_goods(seat, top[1], action.a)
+            self.log.append({"event": "goods", "seat": seat, "taken": taken})
+        elif pkind == P_BOARD:
+            key = self._board_key(action.a)
+            self._init_estate(seat, key)
+            self._log_setup_choice(seat, {"event": "board", "seat": seat, "board": key})
+        else:  # P_START
+            self._place_start_castle(seat, action.a)
+            self._log_setup_choice(seat, {"event": "start_castle", "seat": seat, "space": action.a})
+        if not pending and pkind >= P_BOARD:
+            if self.options["secret_setup"]:
+                self.log.append({"event": "setup_revealed", "boards": list(self.board),
+                                 "start_spaces": list(self.start_space)})
+            self._start_round()
+
+    def _log_setup_choice(self, seat: int, event: dict[str, Any]) -> None:
+        """Open choices go to the public log; secret ones only to the seat's own log until all have chosen."""
+        if self.options["secret_setup"]:
+            self.private_log[seat].append(event)
+            self.log.append({"event": "setup_choice", "seat": seat, "choice": event["event"]})
+        else:
+            self.log.append(event)
+
+    def hidden_setup_seats(self, seat: int | None) -> list[int]:
+        """Seats whose secret board and start-castle choices ``seat`` may not see yet (§3.18)."""
+        if not self.options["secret_setup"] or not any(p[0] >= P_BOARD for p in self.pending):
+            return []
+        return [s for s in range(self.players) if s != seat]
+
+    def _do_action(self, seat: int, action: BAction, source: str, spent: int) -> None:
+        kind = action.kind
+        if kind == KIND_TAKE:
+            self._remove_from_depot(action.a, action.b)
+            self.log.append({"event": "take", "seat": seat, "depot": action.a, "tile": TILE_NAMES[action.b],
+                             "by": source, "workers": spent})
+            self._gain_tile(seat, action.b)
+        elif kind == KIND_PLACE:
+            self._place(seat, action.a, action.b, source, spent)
+        elif kind == KIND_SELL:
+            self._sell(seat, action.a, source, spent)
+        else:  # WORKERS
+            kmask = self.kmask[seat]
+            gained = 4 if kmask & K14 else 2
+            self.workers[seat] += gained
+            silver = 1 if kmask & K13 else 0
+            self.silver[seat] += silver
+            self.log.append({"event": "workers", "seat": seat, "workers": gained, "silverlings": silver,
+                             "by": source})
+
+    def _gain_tile(self, seat: int, tile: int) -> None:
+        storage = self.storage[seat]
+        if len(storage) >= HEX_STORAGE:
+            self.pending.append((P_DISCARD, tile))
+        else:
+            storage.append(tile)
+
+    def _buy(self, seat: int, action: BAction) -> None:
+        paid_workers = action.c
+        self.silver[seat] -= PURCHASE_COST - paid_workers
+        self.workers[seat] -= paid_workers
+        self.bought = True
+        self._remove_from_depot(action.a, action.b)
+        self.log.append({"event": "buy", "seat": seat, "depot": action.a, "tile": TILE_NAMES[action.b],
+                         "workers": paid_workers})
+        self._gain_tile(seat, action.b)
+
+    def _sell(self, seat: int, g: int, source: str, spent: int) -> None:
+        goods = self.goods[seat]
+        count = goods[g]
+        goods[g] = 0
+        self.sold[seat][g] += count
+        kmask = self.kmask[seat]
+        silver = 2 if kmask & K03 else 1
+        workers = 1 if kmask & K04 else 0
+        self.silver[seat] += silver
+        self.workers[seat] += workers
+        vp = self.players * (count if self.options["sale_vp"] == "per_tile" else 1)
+        self.vp[seat] += vp
+        self.log.append({"event": "sell", "seat": seat, "goods": g, "count": count, "vp": vp,
+                         "silverlings": silver, "workers_gained": workers, "by": source, "workers": spent})
+
+    def _place(self, seat: int, tile: int, space: int, source: str, spent: int) -> None:
+        """Put a stored tile on the estate, then region score, colour bonus, type effect (D21)."""
+        board = BOARDS[self.board[seat]]
+        estate = self.estate[seat]
+        self.storage[seat].remove(tile)
+        estate[space] = tile
+        frontier = self.frontier[seat] & ~(1 << space)
+        for nb in _NEIGHBOURS[space]:
+            if estate[nb] == EMPTY:
+                frontier |= 1 << nb
+        self.frontier[seat] = frontier
+        event: dict[str, Any] = {"event": "place", "seat": seat, "tile": TILE_NAMES[tile], "space": space,
+                                 "by": source, "workers": spent}
+        self.log.append(event)
+        ttype = TILE_TYPE[tile]
+        region = board.region_of[space]
+        left = self.region_left[seat]
+        left[region] -= 1
+        if not left[region]:
+            size = len(board.regions[region])
+            vp = REGION_VP[size] + PHASE_BONUS[self.phase]
+            self.vp[seat] += vp
+            event["region_vp"] = vp
+        colour = self.colour_left[seat]
+        colour[ttype] -= 1
+        if not colour[ttype]:
+            if self.bonus_large[ttype] == EMPTY:
+                self.bonus_large[ttype] = seat
+                self.vp[seat] += self.players + 3
+                event["bonus"] = "large"
+            elif self.bonus_small[ttype] == EMPTY:
+                self.bonus_small[ttype] = seat
+                self.vp[seat] += self.players
+                event["bonus"] = "small"
+        if ttype == K:
+            self.kmask[seat] |= 1 << KNOWLEDGE_NUMBER[tile]
+        elif ttype == A:
+            kind = ANIMAL_KIND[tile]
+            animals = tiles = 0
+            for s in board.regions[region]:
+                other = estate[s]
+                if other >= 0 and ANIMAL_KIND[other] == kind:
+                    animals += ANIMAL_COUNT[other]
+                    tiles += 1
+            vp = animals + (tiles if self.kmask[seat] & K07 else 0)
+            self.vp[seat] += vp
+            event["animal_vp"] = vp
+        elif ttype == S:
+            self.arrival_counter += 1
+            self.track_pos[seat] += 1
+            self.track_arrival[seat] = self.arrival_counter
+            self.pending.append((P_SHIP,))
+        elif ttype == C:
+            self.pending.append((P_BONUS,))
+        elif ttype == B:
+            self.city_b[seat][region] |= 1 << tile
+            self._building_effect(seat, tile, event)
+
+    def _building_effect(self, seat: int, tile: int, event: dict[str, Any]) -> None:
+        if tile == WATCHTOWER:
+            self.vp[seat] += WATCHTOWER_VP
+            event["building_vp"] = WATCHTOWER_VP
+        elif tile == BOARDING:
+            self.workers[seat] += BOARDING_WORKERS
+        elif tile == BANK:
+            self.silver[seat] += BANK_SILVER
+        elif tile == WAREHOUSE:
+            if any(self.goods[seat]):
+                self.pending.append((P_WAREHOUSE,))
+        elif tile == CITYHALL:
+            if self._place_actions(seat):
+                self.pending.append((P_CITYHALL,))
+        else:  # carpenter, church, market
+            if self._take_actions(BUILD_TAKE_TYPES[tile]):
+                self.pending.append((P_BUILD_TAKE, tile))
+
+    def _ship(self, seat: int, mask: int) -> None:
+        """Take the ship's goods (D12): held kinds fully, new kinds while slots remain."""
+        goods = self.goods[seat]
+        held = sum(1 for g in range(1, 7) if goods[g])
+        taken = self._take_goods(seat, mask, sum(1 << g for g in range(1, 7) if goods[g]))
+        new = self._new_kinds(seat, mask)
+        free = GOODS_SLOTS - held
+        if len(new) <= free:
+            taken += self._take_goods(seat, mask, sum(1 << g for g in new))
+        elif free > 0:
+            self.pending.append((P_KEEP, mask, free))
+        self.log.append({"event": "ship", "seat": seat, "depots": [d for d in range(1, 7) if mask >> d & 1],
+                         "taken": taken})
+
+    def _take_goods(self, seat: int, depot_mask: int, kind_mask: int) -> list[int]:
+        goods = self.goods[seat]
+        taken = []
+        for d in range(1, 7):
+            if depot_mask >> d & 1:
+                here = self.depot_goods[d]
+                for g in range(1, 7):
+                    if kind_mask >> g & 1 and here[g]:
+                        goods[g] += here[g]
+                        taken += [g] * here[g]
+                        here[g] = 0
+        return taken
+
+    def expand_notation(self, notation: str) -> list[str] | None:
+        """A whole turn as space-separated tokens, or a die action with its ``~w<n>`` worker count."""
+        tokens = notation.split()
+        if len(tokens) > 1:
+            return tokens
+        if "~w" not in notation or self.is_over or not self.pending or self.pending[-1][0] != P_DIE:
+            return None
+        base, _, count = notation.partition("~w")
+        found = next((a for a in self.legal_actions() if a.text == base), None)
+        if found is None or not count.isdigit():
+            return None
+        seat = self.order[self.turn_index]
+        r = self.pending[-1][1]
+        kmask = self.kmask[seat]
+        if found.kind == KIND_TAKE:
+            cost = self._die_cost(seat, r, found.a, 1 if kmask & K12 else 0)
+        elif found.kind == KIND_PLACE:
+            cost = self._die_cost(seat, r, SPACE_DIE[found.b], 1 if kmask & FREE_BIT[TILE_TYPE[found.a]] else 0)
+        elif found.kind == KIND_SELL:
+            cost = self._die_cost(seat, r, found.a, 0)
+        else:
+            cost = 0
+        return [base] if int(count) == cost else None
+
+    # --- views --------------------------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> JSON:
+        """Everything is public except future goods stacks, the box and the hex piles' order (§6)."""
+        n = self.players
+        players = []
+        hidden = self.hidden_setup_seats(seat)
+        hide_board = self.options["boards"] == "choose"
+        for s in range(n):
+            estate = self.estate[s]
+            if s in hidden:
+                estate = [EMPTY] * (SPACES + 1)
+            players.append({
+                "seat": s,
+                "board": None if s in hidden and hide_board else self.board[s] or None,
+                "board_types": None if s in hidden and hide_board else _board_letters(self.board[s]),
+                "estate": {str(i): TILE_NAMES[estate[i]] for i in range(1, SPACES + 1) if estate[i] != EMPTY},
+                "start_space": None if s in hidden else self.start_space[s] or None,
+                "empty_spaces": None if s in hidden else self.empty_spaces(s),
+                "vp": self.vp[s],
+                "silverlings": self.silver[s],
+                "workers": self.workers[s],
+                "goods": {str(g): self.goods[s][g] for g in range(1, 7) if self.goods[s][g]},
+                "sold": {str(g): self.sold[s][g] for g in range(1, 7) if self.sold[s][g]},
+                "storage": [TILE_NAMES[t] for t in self.storage[s]],
+                "dice": list(self.dice[s]),
+                "knowledge": [f"K{k:02d}" for k in range(1, 27) if self.kmask[s] >> k & 1],
+                "bonus_tiles": [TYPE_LETTERS[t] + ":large" for t in range(6) if self.bonus_large[t] == s]
+                + [TYPE_LETTERS[t] + ":small" for t in range(6) if self.bonus_small[t] == s],
+                "track": {"position": self.track_pos[s], "arrival": self.track_arrival[s]},
+            })
+        current = self.current_player
+        return {
+            "game": "burgundy",
+            "seat": seat,
+            "players": players,
+            "phase": PHASE_LETTERS[min(self.phase, PHASES - 1)],
+            "phase_index": min(self.phase, PHASES - 1),
+            "round": min(self.round, ROUNDS - 1) + 1,
+            "current_player": current,
+            "round_order": list(self.order),
+            "track_order": self.track_order(),
+            "turn": None if self.is_over or (self.pending and self.pending[-1][0] >= P_BOARD) else {
+                "seat": self.order[self.turn_index], "dice_left": list(self.dice_left), "bought": self.bought},
+            "pending": self._pending_view(),
+            "depots": {str(d): [TILE_NAMES[t] for t in self.depots[d] if t != EMPTY] for d in range(7)},
+            "depot_goods": {str(d): [g for g in range(1, 7) for _ in range(self.depot_goods[d][g])]
+                            for d in range(1, 7)},
+            "round_goods": [g for g in self.round_goods if g != EMPTY],
+            "white_die": self.white,
+            "space_dice": DIE,
+            "future_goods_stacks": [len(st) for st in self.stacks],
+            "box_goods": len(self.box),
+            "white_piles": {TYPE_LETTERS[t]: len(self.piles[t]) for t in range(6)},
+            "black_pile": len(self.black_pile),
+            "removed": [TILE_NAMES[t] for t in self.removed],
+            "bonus_tiles": {TYPE_LETTERS[t]: {"large": _seat_or_none(self.bonus_large[t]),
+                                              "small": _seat_or_none(self.bonus_small[t])} for t in range(6)},
+            "scores": list(self.vp),
+            "is_over": self.is_over,
+            "winners": self.winners() if self.is_over else None,
+            "final": [dict(f) for f in self.final] if self.final is not None else None,
+            "log": [dict(e) for e in self.log],
+            "private_log": [dict(e) for e in self.private_log[seat]] if seat is not None else [],
+        }
+
+    def _pending_view(self) -> JSON | None:
+        if self.is_over or not self.pending:
+            return None
+        top = self.pending[-1]
+        kind = top[0]
+        out: JSON = {"kind": PENDING_NAMES[kind], "seat": self.current_player,
+                     "stack": [PENDING_NAMES[p[0]] for p in self.pending]}
+        if kind == P_DIE:
+            out["die"] = top[1]
+        elif kind == P_BUILD_TAKE:
+            out["building"] = BUILDINGS[top[1] - FIRST_BUILDING]
+        elif kind == P_DISCARD:
+            out["incoming"] = TILE_NAMES[top[1]]
+        elif kind == P_KEEP:
+            out["depots"] = [d for d in range(1, 7) if top[1] >> d & 1]
+            out["free_slots"] = top[2]
+        return out
+
+    # --- saving -------------------------------------------------------------------------------------
+
+    def dump_body(self) -> JSON:
+        return {
+            "board": list(self.board),
+            "estate": [[TILE_NAMES[t] if t != EMPTY else None for t in e[1:]] for e in self.estate],
+            "start_space": list(self.start_space),
+            "storage": [[TILE_NAMES[t] for t in st] for st in self.storage],
+            "goods": [g[1:] for g in self.goods],
+            "sold": [g[1:] for g in self.sold],
+            "silver": list(self.silver),
+            "workers": list(self.workers),
+            "vp": list(self.vp),
+            "dice": [list(d) for d in self.dice],
+            "track_pos": list(self.track_pos),
+            "track_arrival": list(self.track_arrival),
+            "arrival_counter": self.arrival_counter,
+            "bonus_large": list(self.bonus_large),
+            "bonus_small": list(self.bonus_small),
+            "phase": self.phase,
+            "round": self.round,
+            "order": list(self.order),
+            "turn_index": self.turn_index,
+            "dice_left": list(self.dice_left),
+            "bought": self.bought,
+            "pending": [list(p) for p in self.pending],
+            "depots": [[TILE_NAMES[t] if t != EMPTY else None for t in d] for d in self.depots],
+            "depot_goods": [g[1:] for g in self.depot_goods[1:]],
+            "round_goods": list(self.round_goods),
+            "white": self.white,
+            "stacks": [list(s) for s in self.stacks],
+            "box": list(self.box),
+            "piles": [[TILE_NAMES[t] for t in p] for p in self.piles],
+            "black_pile": [TILE_NAMES[t] for t in self.black_pile],
+            "removed": [TILE_NAMES[t] for t in self.removed],
+            "start_castles": self.start_castles,
+            "over": self.is_over,
+            "final": [dict(f) for f in self.final] if self.final is not None else None,
+            "log": list(self.log),
+            "private_log": [list(p) for p in self.private_log],
+        }
+
+    def load_body(self, body: JSON) -> None:
+        if not isinstance(body, dict):
+            raise InvalidState("the body must be an object")
+        n = self.players
+        self._legal = None
+        self.board = _str_list(body["board"], n)
+        for key in self.board:
+            if key and key not in BOARDS:
+                raise InvalidState(f"unknown board {key!r}")
+        self.estate = [[EMPTY, *_tiles(e, SPACES, nullable=True)] for e in _list(body["estate"], n)]
+        self.start_space = _ints(body["start_space"], n, 0, SPACES)
+        self.storage = [_tiles(st) for st in _list(body["storage"], n)]
+        self.goods = [[0, *_ints(g, 6, 0, GOODS_TOTAL)] for g in _list(body["goods"], n)]
+        self.sold = [[0, *_ints(g, 6, 0, GOODS_TOTAL)] for g in _list(body["sold"], n)]
+        self.silver = _ints(body["silver"], n, 0, 10**6)
+        self.workers = _ints(body["workers"], n, 0, 10**6)
+        self.vp = _ints(body["vp"], n, 0, 10**6)
+        self.dice = [_ints(d, 2, 0, 6) for d in _list(body["dice"], n)]
+        self.track_pos = _ints(body["track_pos"], n, 0, 6 * 4)
+        self.track_arrival = _ints(body["track_arrival"], n, 0, 10**6)
+        self.arrival_counter = _int(body["arrival_counter"], 0, 10**6)
+        self.bonus_large = _ints(body["bonus_large"], 6, EMPTY, n - 1)
+        self.bonus_small = _ints(body["bonus_small"], 6, EMPTY, n - 1)
+        self.phase = _int(body["phase"], 0, PHASES)
+        self.round = _int(body["round"], 0, ROUNDS)
+        self.order = _ints(body["order"], n, 0, n - 1)
+        if sorted(self.order) != list(range(n)):
+            raise InvalidState("order must list every seat once")
+        self.turn_index = _int(body["turn_index"], 0, n)
+        self.dice_left = _ints(body["dice_left"], None, 1, 6)
+        if len(self.dice_left) > 2:
+            raise InvalidState("at most two dice are left")
+        self.bought = _bool(body["bought"])
+        self.pending = [tuple(_ints(p, None, 0, 10**3)) for p in _list(body["pending"], None)]
+        for p in self.pending:
+            _check_pending(p, n)
+        depots = _list(body["depots"], 7)
+        self.depots = [_tiles(d, BLACK_DEPOT_SPACES if i == 0 else 4, nullable=True) for i, d in enumerate(depots)]
+        self.depot_goods = [[0] * 7] + [[0, *_ints(g, 6, 0, GOODS_TOTAL)] for g in _list(body["depot_goods"], 6)]
+        self.round_goods = _ints(body["round_goods"], None, EMPTY, 6)
+        self.white = _int(body["white"], 0, 6)
+        self.stacks = [_ints(s, None, 1, 6) for s in _list(body["stacks"], PHASES)]
+        self.box = _ints(body["box"], None, 1, 6)
+        self.piles = [_tiles(p) for p in _list(body["piles"], 6)]
+        self.black_pile = _tiles(body["black_pile"])
+        self.removed = _tiles(body["removed"])
+        self.start_castles = _int(body["start_castles"], 0, n)
+        self.is_over = _bool(body["over"])
+        final = body["final"]
+        if final is None:
+            self.final = None
+        else:
+            self.final = [{str(k): _int(v, 0, 10**6) for k, v in _dict(f).items()} for f in _list(final, n)]
+        log = body["log"]
+        if not isinstance(log, list) or not all(isinstance(e, dict) for e in log):
+            raise InvalidState("log must be a list of objects")
+        self.log = [dict(e) for e in log]
+        private = _list(body["private_log"], n)
+        if not all(isinstance(p, list) and all(isinstance(e, dict) for e in p) for p in private):
+            raise InvalidState("private_log must hold one list of objects per seat")
+        self.private_log = [[dict(e) for e in p] for p in private]
+        self.rebuild_derived()
+        self._check_conservation()
+        in_setup = any(p[0] >= P_BOARD for p in self.pending)
+        for p in self.pending:
+            if p[0] == P_START and self.pending[-1] == p and not self.board[p[1]]:
+                raise InvalidState(f"seat {p[1]} must choose a board before its start castle")
+        if not self.is_over and self.turn_index >= n:
+            raise InvalidState("turn_index must name a seat of the round while the game is on")
+        if not in_setup and not self.is_over:
+            if not all(self.board) or not all(self.start_space):
+                raise InvalidState("every seat needs a board and a start castle once play has started")
+            if not all(1 <= v <= 6 for d in self.dice for v in d):
+                raise InvalidState("dice must show 1–6 once play has started")
+
+    def rebuild_derived(self) -> None:
+        """Frontier, region and colour counters and knowledge bits follow from the estates.
+
+        Called after loading, and by tests that lay out a position by editing estates directly.
+        """
+        n = self.players
+        self._legal = None
+        self.frontier = [0] * n
+        self.city_b = [[] for _ in range(n)]
+        self.region_left = [[] for _ in range(n)]
+        self.colour_left = [[] for _ in range(n)]
+        self.kmask = [0] * n
+        self.dtiles = [()] * 7
+        self.dtake = [()] * 7
+        self.dbuy = [()] * 7
+        for d in range(7):
+            self._refresh_depot(d)
+        for seat in range(n):
+            estate = self.estate[seat]
+            if not self.board[seat]:
+                if any(t != EMPTY for t in estate):
+                    raise InvalidState("an estate without a board holds tiles")
+                continue
+            board = BOARDS[self.board[seat]]
+            self.region_left[seat] = [sum(1 for s in r if estate[s] == EMPTY) for r in board.regions]
+            city_b = [0] * len(board.regions)
+            for s in range(1, SPACES + 1):
+                if estate[s] != EMPTY and TILE_TYPE[estate[s]] == B:
+                    city_b[board.region_of[s]] |= 1 << estate[s]
+            self.city_b[seat] = city_b
+            self.colour_left[seat] = [sum(1 for s in board.spaces_of_type[t] if estate[s] == EMPTY)
+                                      for t in range(6)]
+            frontier = 0
+            for s in range(1, SPACES + 1):
+                tile = estate[s]
+                if tile == EMPTY:
+                    continue
+                if TILE_TYPE[tile] != board.types[s]:
+                    raise InvalidState(f"seat {seat}: {TILE_NAMES[tile]} on a {TYPE_LETTERS[board.types[s]]} space")
+                if TILE_TYPE[tile] == K:
+                    self.kmask[seat] |= 1 << KNOWLEDGE_NUMBER[tile]
+                for nb in _NEIGHBOURS[s]:
+                    if estate[nb] == EMPTY:
+                        frontier |= 1 << nb
+            self.frontier[seat] = frontier
+
+    def _check_conservation(self) -> None:
+        counts = self.tile_census()
+        for code, (white, black) in enumerate(TILE_COUNTS):
+            if counts[code] != white + black:
+                raise InvalidState(f"{TILE_NAMES[code]}: {counts[code]} tiles instead of {white + black}")
+        goods = self.goods_census()
+        if goods != [0] + [GOODS_PER_KIND] * GOODS_KINDS:
+            raise InvalidState(f"goods do not add up: {goods[1:]}")
+        for seat in range(self.players):
+            if len(self.storage[seat]) > HEX_STORAGE:
+                raise InvalidState(f"seat {seat} stores more than {HEX_STORAGE} tiles")
+            if sum(1 for g in self.goods[seat] if g) > GOODS_SLOTS:
+                raise InvalidState(f"seat {seat} stores more than {GOODS_SLOTS} goods kinds")
+
+    def tile_census(self) -> list[int]:
+        """How many of each tile kind are anywhere (conservation: always the catalogue's totals)."""
+        counts = [0] * TILE_KINDS
+        places: list[list[int]] = [*self.piles, self.black_pile, *self.depots, *self.storage, *self.estate,
+                                   self.removed]
+        for place in places:
+            for t in place:
+                if t != EMPTY:
+                    counts[t] += 1
+        for p in self.pending:
+            if p[0] == P_DISCARD:
+                counts[p[1]] += 1
+        counts[CASTLE] += self.start_castles
+        return counts
+
+    def goods_census(self) -> list[int]:
+        counts = [0] * 7
+        for place in [*self.stacks, self.box, [g for g in self.round_goods if g != EMPTY]]:
+            for g in place:
+                counts[g] += 1
+        for row in [*self.goods, *self.sold, *self.depot_goods]:
+            for g in range(1, 7):
+                counts[g] += row[g]
+        return counts
+
+    # --- copies -------------------------------------------------------------------------------------
+
+    def clone(self) -> Self:
+        other = type(self).__new__(type(self))
+        self._copy_common_to(other)
+        other.board = list(self.board)
+        other.estate = [list(e) for e in self.estate]
+        other.frontier = list(self.frontier)
+        other.city_b = [list(c) for c in self.city_b]
+        other.start_space = list(self.start_space)
+        other.region_left = [list(r) for r in self.region_left]
+        other.colour_left = [list(c) for c in self.colour_left]
+        other.storage = [list(s) for s in self.storage]
+        other.goods = [list(g) for g in self.goods]
+        other.sold = [list(g) for g in self.sold]
+        other.silver = list(self.silver)
+        other.workers = list(self.workers)
+        other.vp = list(self.vp)
+        other.kmask = list(self.kmask)
+        other.dice = [list(d) for d in self.dice]
+        other.track_pos = list(self.track_pos)
+        other.track_arrival = list(self.track_arrival)
+        other.final = [dict(f) for f in self.final] if self.final is not None else None
+        other.arrival_counter = self.arrival_counter
+        other.bonus_large = list(self.bonus_large)
+        other.bonus_small = list(self.bonus_small)
+        other.phase = self.phase
+        other.round = self.round
+        other.order = list(self.order)
+        other.turn_index = self.turn_index
+        other.dice_left = list(self.dice_left)
+        other.bought = self.bought
+        other.pending = list(self.pending)
+        other.depots = [list(d) for d in self.depots]
+        other.dtiles = list(self.dtiles)
+        other.dtake = list(self.dtake)
+        other.dbuy = list(self.dbuy)
+        other.depot_goods = [list(g) for g in self.depot_goods]
+        other.round_goods = list(self.round_goods)
+        other.white = self.white
+        other.stacks = [list(s) for s in self.stacks]
+        other.box = list(self.box)
+        other.piles = [list(p) for p in self.piles]
+        other.black_pile = list(self.black_pile)
+        other.removed = list(self.removed)
+        other.start_castles = self.start_castles
+        other.log = list(self.log)
+        other.private_log = [list(p) for p in self.private_log]
+        other.is_over = self.is_over
+        other._legal = self._legal
+        return other
+
+    def determinize(self, seat: int | None, rng: Rng | int | None = None) -> Self:
+        """Reshuffle the unseen goods (future stacks + box), the hex piles, and future dice (§6)."""
+        sampler = self._determinization_rng(rng)
+        other = self.clone()
+        # sorted first, so the copy depends only on what the seat knows (the unseen multisets)
+        unseen = sorted([g for st in other.stacks for g in st] + other.box)
+        sampler.shuffle(unseen)
+        at = 0
+        for i, st in enumerate(other.stacks):
+            other.stacks[i] = unseen[at : at + len(st)]
+            at += len(st)
+        other.box = unseen[at:]
+        for pile in [*other.piles, other.black_pile]:
+            pile.sort()
+            sampler.shuffle(pile)
+        for hidden in other.hidden_setup_seats(seat):
+            other._resample_setup_choice(hidden, sampler)
+        other.rng = sampler.fork()
+        return other
+
+    def _resample_setup_choice(self, seat: int, sampler: Rng) -> None:
+        """Replace another seat's secret board / start-castle choice by a random legal one."""
+        chose_board = self.options["boards"] == "choose" and bool(self.board[seat])
+        had_castle = bool(self.start_space[seat])
+        if not chose_board and not had_castle:
+            return
+        if had_castle:
+            self.start_castles += 1
+        self.estate[seat] = [EMPTY] * (SPACES + 1)
+        self.start_space[seat] = 0
+        self.frontier[seat] = 0
+        if chose_board:
+            self._init_estate(seat, self._board_key(sampler.randint(1, 9)))
+        else:
+            self._init_estate(seat, self.board[seat])
+        if had_castle:
+            self._place_start_castle(seat, sampler.choice(BOARDS[self.board[seat]].castle_spaces))
+
+
+_NEIGHBOURS = NEIGHBOURS
+
+
+#: how many integers follow the kind in each pending entry
+_PENDING_ARGS = (1, 0, 0, 0, 1, 1, 0, 2, 1, 1)
+
+
+def _check_pending(p: tuple[int, ...], players: int) -> None:
+    """Refuse a saved pending decision whose fields could not have been produced by play."""
+    if not p or not 0 <= p[0] < len(PENDING_NAMES) or len(p) != 1 + _PENDING_ARGS[p[0]]:
+        raise InvalidState(f"bad pending decision {list(p)}")
+    kind = p[0]
+    ok = True
+    if kind == P_DIE:
+        ok = 1 <= p[1] <= 6
+    elif kind == P_BUILD_TAKE:
+        ok = p[1] in BUILD_TAKE_TYPES
+    elif kind == P_DISCARD:
+        ok = 0 <= p[1] < TILE_KINDS
+    elif kind == P_KEEP:
+        ok = 0 < p[1] < 1 << 7 and not p[1] & 1 and 1 <= p[2] <= GOODS_SLOTS
+    elif kind in (P_BOARD, P_START):
+        ok = 0 <= p[1] < players
+    if not ok:
+        raise InvalidState(f"bad pending decision {PENDING_NAMES[kind]} {list(p[1:])}")
+
+
+def _board_letters(key: str) -> str | None:
+    if not key:
+        return None
+    return "".join(TYPE_LETTERS[t] for t in BOARDS[key].types[1:])
+
+
+def _seat_or_none(value: int) -> int | None:
+    return None if value == EMPTY else value
+
+
+# --- validation helpers for load_body ---------------------------------------------------------------
+
+
+def _list(value: Any, length: int | None) -> list[Any]:
+    if not isinstance(value, list):
+        raise InvalidState(f"expected a list, got {value!r}"[:200])
+    if length is not None and len(value) != length:
+        raise InvalidState(f"expected {length} entries, got {len(value)}")
+    return value
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise InvalidState(f"expected an object, got {value!r}"[:200])
+    return value
+
+
+def _int(value: Any, low: int, high: int) -> int:
+    if type(value) is not int or not low <= value <= high:
+        raise InvalidState(f"expected an integer in {low}..{high}, got {value!r}"[:200])
+    return value
+
+
+def _bool(value: Any) -> bool:
+    if type(value) is not bool:
+        raise InvalidState(f"expected true or false, got {value!r}"[:200])
+    return value
+
+
+def _ints(value: Any, length: int | None, low: int, high: int) -> list[int]:
+    return [_int(v, low, high) for v in _list(value, length)]
+
+
+def _str_list(value: Any, length: int) -> list[str]:
+    items = _list(value, length)
+    if not all(isinstance(v, str) for v in items):
+        raise InvalidState("expected a list of strings")
+    return list(items)
+
+
+def _tiles(value: Any, length: int | None = None, nullable: bool = False) -> list[int]:
+    out = []
+    for v in _list(value, length):
+        if v is None and nullable:
+            out.append(EMPTY)
+        elif isinstance(v, str) and v in TILE_BY_NAME:
+            out.append(TILE_BY_NAME[v])
+        else:
+            raise InvalidState(f"unknown tile {v!r}"[:200])
+    return out

@@ -1,0 +1,118 @@
+"""The shared conformance suite on Burgundy at 2–4 players, with the game's own invariants (§3.17)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from meeple.core.contract import GameState
+from meeple.games.burgundy.data import DEPOT_SPACES, GOODS_PER_KIND, TILE_COUNTS, TILE_TYPE, C, M
+from meeple.games.burgundy.state import EMPTY, BurgundyState
+from tests.conformance import play_and_check
+
+
+class Invariants:
+    """Conservation and sign checks, plus VP that never go down within one game."""
+
+    def __init__(self) -> None:
+        self.last_vp: list[int] = []
+
+    def __call__(self, state: GameState[Any]) -> None:
+        assert isinstance(state, BurgundyState)
+        census = state.tile_census()
+        assert census == [w + b for w, b in TILE_COUNTS], "hex tiles not conserved"
+        assert sum(census) == 164
+        assert state.goods_census() == [0] + [GOODS_PER_KIND] * 6, "goods not conserved"
+        for seat in range(state.players):
+            assert state.silver[seat] >= 0 and state.workers[seat] >= 0 and state.vp[seat] >= 0
+            assert len(state.storage[seat]) <= 3
+            assert sum(1 for g in state.goods[seat] if g) <= 3
+            assert all(g >= 0 for g in state.goods[seat] + state.sold[seat])
+        if self.last_vp:
+            assert all(now >= before for now, before in zip(state.vp, self.last_vp, strict=True)), "VP went down"
+        self.last_vp = list(state.vp)
+        for t in range(6):
+            large, small = state.bonus_large[t], state.bonus_small[t]
+            assert small == EMPTY or (large != EMPTY and large != small)
+        for d in range(1, 7):
+            for i, tile in enumerate(state.depots[d]):
+                if tile != EMPTY:
+                    allowed = {DEPOT_SPACES[d][i][0]}
+                    if d == 6 and i == 2:
+                        allowed |= {C, M}
+                    assert TILE_TYPE[tile] in allowed, f"depot {d} space {i} holds a wrong colour"
+        assert state.stats()["rounds"] <= 25
+
+
+def view_check(state: GameState[Any], seat: int | None, view: dict[str, Any]) -> None:
+    """Only a seat's own secret setup choices differ from the spectator's view; hidden order never leaks."""
+    assert isinstance(state, BurgundyState)
+    spectator = state.view(None)
+    for key, value in view.items():
+        if key not in ("seat", "players", "private_log"):
+            assert value == spectator[key], key
+    secret = state.hidden_setup_seats(None)
+    for s, (mine, public) in enumerate(zip(view["players"], spectator["players"], strict=True)):
+        if s != seat or not secret:
+            assert mine == public
+        if s in state.hidden_setup_seats(seat):
+            assert mine["estate"] == {} and mine["start_space"] is None
+    assert all(event["seat"] == seat for event in view["private_log"])
+    if seat is None:
+        assert view["private_log"] == []
+    assert all(isinstance(n, int) for n in view["future_goods_stacks"])
+    assert isinstance(view["box_goods"], int) and isinstance(view["black_pile"], int)
+    assert all(isinstance(n, int) for n in view["white_piles"].values())
+    for key in ("stacks", "box", "piles"):
+        assert key not in view
+
+
+def _hidden(state: BurgundyState) -> tuple[Any, ...]:
+    return (tuple(map(tuple, state.stacks)), tuple(state.box), tuple(map(tuple, state.piles)), tuple(state.black_pile))
+
+
+def determinize_check(state: GameState[Any], sampled: GameState[Any], seat: int) -> None:
+    """Resampled: the same unseen multisets and sizes, and a different arrangement when one is possible."""
+    assert isinstance(state, BurgundyState) and isinstance(sampled, BurgundyState)
+    unseen = Counter(g for s in state.stacks for g in s) + Counter(state.box)
+    assert Counter(g for s in sampled.stacks for g in s) + Counter(sampled.box) == unseen
+    assert [len(s) for s in sampled.stacks] == [len(s) for s in state.stacks]
+    for mine, theirs in zip([*state.piles, state.black_pile], [*sampled.piles, sampled.black_pile], strict=True):
+        assert Counter(mine) == Counter(theirs)
+    future = [g for s in state.stacks for g in s]
+    rearrangeable = (future and len(unseen) > 1 and len(set(unseen.elements())) > 1) or any(
+        len(set(p)) > 1 for p in [*state.piles, state.black_pile]
+    )
+    if rearrangeable:
+        others = [_hidden(state.determinize(seat, k)) for k in range(8)]
+        assert any(h != _hidden(state) for h in others), "determinize never resamples hidden things"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32))
+def test_burgundy_holds_the_contract(players: int, seed: int) -> None:
+    play_and_check("burgundy", players, seed, invariants=Invariants(), view_check=view_check,
+                   determinize_check=determinize_check, deep_every=29)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"preset": "reference"},
+        {"preset": "variant_choose"},
+        {"preset": "variant_secret"},
+        {"preset": "variant_boards", "secret_setup": True},
+        {"preset": "variant_boards", "board_variant_8": "b", "board_variant_4": "b"},
+        {"k06_pay_with_workers": True, "forced_building_effects": True, "tiebreak_empty": "most"},
+    ],
+)
+@settings(max_examples=2, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32), players=st.integers(min_value=2, max_value=4))
+def test_burgundy_options_hold_the_contract(options: dict[str, Any], seed: int, players: int) -> None:
+    play_and_check("burgundy", players, seed, options=options, invariants=Invariants(), view_check=view_check,
+                   determinize_check=determinize_check, deep_every=41)
