@@ -1,0 +1,916 @@
+"""Palais Royal game state: setup, the five-step turn, scoring, views and the saved form.
+
+Sections of the rules reference are cited as §n. Counts are kept as small lists of ints indexed by
+seat, room (``ROOM_CODES`` order), card kind (``CARD_CODES`` order) and garden square (a1 = 0,
+b1 = 1, ..., f6 = 35); strings appear only in views, logs and the saved form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Self
+
+from meeple.core.contract import JSON, GameState
+from meeple.core.rng import Rng
+from meeple.games.palais_royal import actions as A
+from meeple.games.palais_royal.actions import PalaisAction
+from meeple.games.palais_royal.data import (
+    CARD_CODES,
+    GARDEN_SIZE,
+    NOBLE_COUNT,
+    PRIVILEGE_CODES,
+    ROOM_CODES,
+    SQUARE_NAMES,
+    components,
+)
+from meeple.games.palais_royal.rules import (
+    BAC,
+    BACKDOOR,
+    CAR,
+    CARDINAL,
+    DISCOUNT,
+    GAT,
+    KIN,
+    KLETTER,
+    KSEAL,
+    MIN,
+    OFF,
+    P_GATE,
+    P_GOLD,
+    P_MOVE,
+    P_RECRUIT,
+    PAR,
+    PASSAGE,
+    PATRON,
+    POM,
+    PURSE,
+    RECOMMEND,
+    REINF,
+    ROOM_INDEX,
+    STA,
+    SUPPLY,
+    TIE,
+    VLETTER,
+    VSEAL,
+    Rules,
+    parse_layout,
+)
+
+SETUP, PLAY, OVER = 0, 1, 2
+PHASES = ("setup", "play", "over")
+PUBLIC = -1  # log visibility: everyone
+STEP_NAMES = ("", "gate", "stairs", "mint/king/pomp", "recruit", "back door")
+_END_ONLY: tuple[PalaisAction, ...] = (A.END_ACTION,)
+
+
+class PalaisRoyalState(GameState[PalaisAction]):
+    """One game of Palais Royal in progress (see docs/games/palais_royal.md)."""
+
+    rules: Rules
+    phase: int
+    seat: int
+    start_seat: int
+    setup_left: int
+    round: int
+    final_round: bool
+    step: int
+    rooms: list[list[int]]  # [seat][room] servants
+    pool: list[int]
+    supply: list[int]  # general supply of each colour
+    gold: list[int]
+    bank: int  # gold in the supply (may go below 0 when the supply is unlimited)
+    garden: list[int]  # square -> noble index, -1 when no tile
+    garden_servants: list[int]  # square -> seat, -1 when none
+    garden_left: int
+    boxed: list[int]
+    owned: list[list[int]]  # nobles of each seat, in recruitment order
+    active: list[list[int]]  # [seat][privilege] tallies in effect
+    waiting: list[list[int]]  # [seat][privilege] tallies that start at the owner's next turn
+    hands: list[list[int]]  # [seat][card kind] counts
+    deck: list[int]  # card kinds, top = last
+    discard: list[int]
+    front: list[list[int]]  # played cards that stay in front ([seat][card kind])
+    # The turn in progress.
+    gate_left: int  # -1 until the allowance is locked
+    gate_bonus: int
+    move_left: int
+    move_bonus: int
+    mint_done: bool
+    king_done: bool
+    pomp_done: bool
+    tie: bool
+    v_slots: int
+    v_turquoise: int
+    v_violet: int
+    patron: int
+    edge_square: int  # -1, or the square whose garden servant must be placed now
+    drew: bool
+    drawn: list[int]
+    backdoor_left: int
+    log: list[tuple[int, JSON]]
+    counters: list[int]  # turns, recruits, cards drawn, cards played
+    _legal: tuple[PalaisAction, ...] | None
+
+    # --- setup --------------------------------------------------------------------------------
+
+    def setup(self) -> None:
+        comps = components()
+        options = self.options
+        rng = self.rng
+        explicit = parse_layout(options["layout"])
+        if explicit is not None:
+            layout = explicit
+        elif options["layout"] == "first_game":
+            layout = tuple(ROOM_INDEX[c] for c in comps.first_game_layout)
+        elif options["gate_fixed_centre"]:
+            others = [r for r in range(9) if r != GAT]
+            rng.shuffle(others)
+            layout = (*others[:4], GAT, *others[4:])
+        else:
+            shuffled = list(range(9))
+            rng.shuffle(shuffled)
+            layout = tuple(shuffled)
+        self.rules = rules = Rules(comps, options, layout)
+        n = self.players
+        self.log = []
+        self._log(PUBLIC, {"event": "layout", "rooms": [ROOM_CODES[r] for r in layout],
+                           "record": "#layout:" + ",".join(ROOM_CODES[r] for r in layout)})
+
+        tiles = list(range(NOBLE_COUNT))
+        rng.shuffle(tiles)
+        self.garden = tiles[:GARDEN_SIZE]
+        self.boxed = sorted(tiles[GARDEN_SIZE:])
+        self.garden_servants = [-1] * GARDEN_SIZE
+        self.garden_left = GARDEN_SIZE
+        self._log(PUBLIC, {"event": "garden", "record": "#garden:" + ",".join(
+            f"{SQUARE_NAMES[q]}={rules.noble_ids[t]}" for q, t in enumerate(self.garden))})
+
+        self.deck = [k for k, card in enumerate(comps.cards) for _ in range(card.copies)]
+        rng.shuffle(self.deck)
+        self.discard = []
+        self._log(PUBLIC, {"event": "shuffle", "record": "#shuffle", "cards": len(self.deck)})
+
+        start = options["start_seat"]
+        self.start_seat = rng.randbelow(n) if start == "random" else int(start)  # type: ignore[arg-type]
+        self.rooms = [[0] * 9 for _ in range(n)]
+        self.pool = [comps.pool_servants] * n
+        self.supply = [comps.general_supply_servants] * n
+        if not rules.free_placement:
+            for p in range(n):
+                self.rooms[p][STA] = 3
+                self.rooms[p][PAR] = 2
+                self.pool[p] -= 5
+        self.gold = [0] * n
+        for i in range(n):
+            self.gold[(self.start_seat + i) % n] = rules.start_gold[i]
+        self.bank = rules.gold_total - sum(self.gold)
+        self.owned = [[] for _ in range(n)]
+        self.active = [[0] * 10 for _ in range(n)]
+        self.waiting = [[0] * 10 for _ in range(n)]
+        self.hands = [[0] * 9 for _ in range(n)]
+        self.front = [[0] * 9 for _ in range(n)]
+        self.phase = SETUP
+        self.seat = self.start_seat
+        self.setup_left = 10 if rules.free_placement else 5
+        self.round = 0
+        self.final_round = False
+        self.counters = [0, 0, 0, 0]
+        self._reset_turn()
+        self.step = 0
+        self._log(PUBLIC, {"event": "start", "start_seat": self.start_seat, "gold": list(self.gold)})
+
+    def _reset_turn(self) -> None:
+        self.step = 1
+        self.gate_left = -1
+        self.gate_bonus = 0
+        self.move_left = -1
+        self.move_bonus = 0
+        self.mint_done = self.king_done = self.pomp_done = False
+        self.tie = False
+        self.v_slots = self.v_turquoise = self.v_violet = 0
+        self.patron = 0
+        self.edge_square = -1
+        self.drew = False
+        self.drawn = []
+        self.backdoor_left = 0
+        self._legal = None
+
+    def _log(self, visible_to: int, event: JSON) -> None:
+        self.log.append((visible_to, event))
+
+    # --- the contract's queries ------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.phase == OVER else self.seat
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def holds_majority(self, p: int, room: int) -> bool:
+        """§2.0: most servants in ``room`` (at least 1); a tie is won by a strictly stronger Cardinal
+        (servants in CAR + CARDINAL nobles) or by a ``TIE`` card played by the player on turn."""
+        rooms = self.rooms
+        mine = rooms[p][room]
+        if mine == 0:
+            return False
+        tied = False
+        for q in range(self.players):
+            if q != p:
+                theirs = rooms[q][room]
+                if theirs > mine:
+                    return False
+                if theirs == mine:
+                    tied = True
+        if not tied:
+            return True
+        if self.tie and self.phase == PLAY:
+            if p == self.seat:
+                return True
+            if rooms[self.seat][room] == mine:
+                return False  # the player on turn wins this tie with his TIE card
+        strength = rooms[p][CAR] + self.active[p][CARDINAL]
+        for q in range(self.players):
+            if q != p and rooms[q][room] == mine and rooms[q][CAR] + self.active[q][CARDINAL] >= strength:
+                return False
+        return True
+
+    def gate_allowance(self) -> int:
+        """§2.1: the step-1 allowance left (live until locked by the first ``gate``)."""
+        if self.gate_left >= 0:
+            return self.gate_left
+        p = self.seat
+        return (self.rooms[p][PAR] + self.holds_majority(p, PAR) + self.active[p][P_GATE]
+                + self.gate_bonus)
+
+    def movement_points(self) -> int:
+        """§2.2: the movement points left (read at the first move, then fixed)."""
+        if self.move_left >= 0:
+            return self.move_left
+        p = self.seat
+        return (self.rooms[p][STA] + self.holds_majority(p, STA) + self.active[p][P_MOVE]
+                + self.move_bonus)
+
+    def mint_income(self) -> int:
+        """§2.3a: gold the Mint gives now (capped by the supply when gold is limited)."""
+        p = self.seat
+        amount = self.rooms[p][MIN] + self.holds_majority(p, MIN) + self.active[p][P_GOLD]
+        if self.rules.gold_limited:
+            amount = min(amount, self.bank)
+        return amount
+
+    def backdoor_units(self) -> int:
+        """§2.5: N = servants in BAC + BACKDOOR nobles."""
+        p = self.seat
+        return self.rooms[p][BAC] + self.active[p][BACKDOOR]
+
+    def recruit_cost(self, square: int, p: int | None = None) -> int:
+        """§2.4, [D-1]: printed gold − empty garden neighbours − discounts, at least 0."""
+        p = self.seat if p is None else p
+        gold = self.rules.noble_gold[self.garden[square]]
+        reduction = self.active[p][DISCOUNT] + (self.patron if p == self.seat else 0)
+        garden = self.garden
+        for q in self.rules.neighbours[square]:
+            if garden[q] < 0:
+                reduction += 1
+        return gold - reduction if gold > reduction else 0
+
+    def legal_actions(self) -> Sequence[PalaisAction]:
+        legal = self._legal
+        if legal is None:
+            if self.phase == PLAY:
+                legal = self._turn_actions()
+            elif self.phase == SETUP:
+                legal = A.PLACE_IN if self.pool[self.seat] > 0 else ()
+            else:
+                legal = ()
+            self._legal = legal
+        return legal
+
+    def _turn_actions(self) -> tuple[PalaisAction, ...]:
+        p = self.seat
+        mine = self.rooms[p]
+        pool = self.pool[p]
+        if self.edge_square >= 0:
+            edge = [A.EDGE_FROM_ROOM[r] for r in range(9) if mine[r]]
+            return (A.EDGE_FROM_POOL, *edge) if pool else tuple(edge)
+        step = self.step
+        out: list[PalaisAction] = []
+        if step == 1:
+            if self.gate_allowance() > 0:
+                if pool:
+                    out.append(A.GATE_POOL)
+                else:
+                    out.extend(A.GATE_FROM_ROOM[r] for r in range(8) if mine[r])
+        elif step == 2:
+            if self.movement_points() > 0:
+                moves_from = self.rules.moves_from
+                for r in range(9):
+                    if mine[r]:
+                        out.extend(moves_from[r])
+        elif step == 3:
+            self._step3_actions(p, mine, pool, out)
+        elif step == 4:
+            if self.v_slots + mine[OFF] > 0:
+                self._recruit_actions(p, mine, pool, out)
+        elif not self.drew:
+            if self.backdoor_units() > 0 and (self.deck or self.discard):
+                out.append(A.DRAW_ACTION)
+        elif self.backdoor_left + mine[BAC] > 0:
+            drawn = self.drawn
+            out.extend(A.KEEP_CARD[k] for k in range(9) if k in drawn)
+        hand = self.hands[p]
+        for k in self.rules.playable[step]:
+            if hand[k]:
+                out.append(A.PLAY_CARD[k])
+        if not out:
+            return _END_ONLY
+        out.append(A.END_ACTION)
+        return tuple(out)
+
+    def _step3_actions(self, p: int, mine: list[int], pool: int, out: list[PalaisAction]) -> None:
+        fixed = self.rules.step3_fixed
+        if not self.mint_done and not (fixed and (self.king_done or self.pomp_done)) and self.mint_income() > 0:
+            out.append(A.MINT_ACTION)
+        if not self.king_done and not (fixed and self.pomp_done) and self.holds_majority(p, KIN):
+            if pool:
+                out.append(A.KING_POOL)
+            elif self.rules.bonus_from_rooms:
+                out.extend(A.KING_FROM_ROOM[r] for r in range(9) if r != KIN and mine[r])
+        if not self.pomp_done and self.holds_majority(p, POM):
+            if pool:
+                out.append(A.POMP_POOL)
+            elif self.rules.bonus_from_rooms:
+                out.extend(A.POMP_FROM_ROOM[r] for r in range(9) if r != POM and mine[r])
+
+    def _recruit_actions(self, p: int, mine: list[int], pool: int, out: list[PalaisAction]) -> None:
+        rules = self.rules
+        turquoise = mine[KIN] + self.v_turquoise
+        violet = mine[POM] + self.v_violet
+        gold = self.gold[p]
+        has_servant = pool > 0 or any(mine)
+        need_t, need_v, printed = rules.noble_turquoise, rules.noble_violet, rules.noble_gold
+        is_edge = rules.is_edge
+        recruit = A.RECRUIT
+        for q, tile in enumerate(self.garden):
+            if tile < 0 or need_t[tile] > turquoise or need_v[tile] > violet:
+                continue
+            if printed[tile] > gold and self.recruit_cost(q, p) > gold:
+                continue
+            if is_edge[q] and not has_servant:
+                continue
+            out.append(recruit[q])
+
+    # --- applying actions ------------------------------------------------------------------------
+
+    def _apply(self, action: PalaisAction) -> None:
+        self._legal = None
+        kind = action.kind
+        p = self.seat
+        mine = self.rooms[p]
+        if kind == A.MOVE:
+            if self.move_left < 0:
+                self.move_left = self.movement_points()
+            self.move_left -= 1
+            mine[action.a] -= 1
+            mine[action.b] += 1
+            self._log(PUBLIC, {"event": "move", "seat": p, "from": ROOM_CODES[action.a], "to": ROOM_CODES[action.b]})
+        elif kind == A.END:
+            self._end_step(p)
+        elif kind == A.GATE or kind == A.GATE_FROM:
+            if self.gate_left < 0:
+                self.gate_left = self.gate_allowance()
+            self.gate_left -= 1
+            self._place(p, GAT, action.a if kind == A.GATE_FROM else -1, "gate")
+        elif kind == A.PLACE:
+            self._setup_place(p, action.a)
+        elif kind == A.PLAY:
+            self._play(p, action.a)
+        elif kind == A.MINT:
+            amount = self.mint_income()
+            self._gain_gold(p, amount)
+            self.mint_done = True
+            self._log(PUBLIC, {"event": "mint", "seat": p, "gold": amount})
+        elif kind == A.KING or kind == A.KING_FROM:
+            self.king_done = True
+            self._place(p, KIN, action.a if kind == A.KING_FROM else -1, "king")
+        elif kind == A.POMP or kind == A.POMP_FROM:
+            self.pomp_done = True
+            self._place(p, POM, action.a if kind == A.POMP_FROM else -1, "pomp")
+        elif kind == A.RECRUIT_KIND:
+            self._recruit(p, action.a)
+        elif kind == A.EDGE_POOL or kind == A.EDGE_FROM:
+            square = self.edge_square
+            if kind == A.EDGE_POOL:
+                self.pool[p] -= 1
+            else:
+                mine[action.a] -= 1
+            self.garden_servants[square] = p
+            self.edge_square = -1
+            self._log(PUBLIC, {"event": "edge", "seat": p, "square": SQUARE_NAMES[square],
+                               "from": "pool" if kind == A.EDGE_POOL else ROOM_CODES[action.a]})
+            self._take_privilege(p, self.owned[p][-1])
+        elif kind == A.DRAW:
+            self._draw(p)
+        else:  # KEEP
+            card = action.a
+            self.drawn.remove(card)
+            self.hands[p][card] += 1
+            if self.backdoor_left:
+                self.backdoor_left -= 1
+            else:
+                mine[BAC] -= 1
+                self.pool[p] += 1
+            self._log(PUBLIC, {"event": "keep", "seat": p})
+            self._log(p, {"event": "kept", "seat": p, "card": CARD_CODES[card]})
+
+    def _place(self, p: int, room: int, source: int, event: str) -> None:
+        """§2.0 placing rule: from the pool, or (pool empty) moved from another room."""
+        if source < 0:
+            self.pool[p] -= 1
+        else:
+            self.rooms[p][source] -= 1
+        self.rooms[p][room] += 1
+        self._log(PUBLIC, {"event": event, "seat": p, "from": "pool" if source < 0 else ROOM_CODES[source]})
+
+    def _setup_place(self, p: int, room: int) -> None:
+        self.rooms[p][room] += 1
+        self.pool[p] -= 1
+        self.setup_left -= 1
+        self._log(PUBLIC, {"event": "place", "seat": p, "room": ROOM_CODES[room]})
+        if self.setup_left == 0:
+            following = (p + 1) % self.players
+            if following == self.start_seat:
+                self.phase = PLAY
+                self._begin_turn(following)
+            else:
+                self.seat = following
+                self.setup_left = 10 if self.rules.free_placement else 5
+
+    def _gain_gold(self, p: int, amount: int) -> None:
+        if self.rules.gold_limited:
+            amount = min(amount, self.bank)
+        self.gold[p] += amount
+        self.bank -= amount
+
+    def _play(self, p: int, card: int) -> None:
+        """§2.7, §4.3: a card's effect by its code; numbers from cards.toml."""
+        rules = self.rules
+        self.hands[p][card] -= 1
+        param = rules.card_param[card]
+        if card == REINF:
+            if self.gate_left >= 0:
+                self.gate_left += param
+            else:
+                self.gate_bonus += param
+        elif card == PASSAGE:
+            if self.move_left >= 0:
+                self.move_left += param
+            else:
+                self.move_bonus += param
+        elif card == PURSE:
+            self._gain_gold(p, param)
+        elif card == KLETTER:
+            self.v_turquoise += param
+        elif card == VLETTER:
+            self.v_violet += param
+        elif card == RECOMMEND:
+            self.v_slots += param
+        elif card == PATRON:
+            self.patron += param
+        elif card == TIE:
+            self.tie = True
+        if rules.card_kept[card]:
+            self.front[p][card] += 1
+        else:
+            self.discard.append(card)
+        self.counters[3] += 1
+        self._log(PUBLIC, {"event": "play", "seat": p, "card": CARD_CODES[card]})
+
+    def _recruit(self, p: int, square: int) -> None:
+        """§2.4 payment and taking the tile."""
+        rules = self.rules
+        tile = self.garden[square]
+        cost = self.recruit_cost(square, p)
+        mine = self.rooms[p]
+        returned = 0
+        if self.v_slots:
+            self.v_slots -= 1
+        else:
+            mine[OFF] -= 1
+            returned += 1
+        self.gold[p] -= cost
+        self.bank += cost
+        need = rules.noble_turquoise[tile]
+        virtual = min(need, self.v_turquoise)
+        self.v_turquoise -= virtual
+        mine[KIN] -= need - virtual
+        returned += need - virtual
+        need = rules.noble_violet[tile]
+        virtual = min(need, self.v_violet)
+        self.v_violet -= virtual
+        mine[POM] -= need - virtual
+        returned += need - virtual
+        self.pool[p] += returned
+        self.patron = 0
+        self.garden[square] = -1
+        self.garden_left -= 1
+        self.owned[p].append(tile)
+        self.counters[1] += 1
+        self._log(PUBLIC, {"event": "recruit", "seat": p, "square": SQUARE_NAMES[square],
+                           "noble": rules.noble_ids[tile], "gold": cost, "returned": returned})
+        if rules.is_edge[square]:
+            self.edge_square = square
+        else:
+            self._take_privilege(p, tile)
+
+    def _take_privilege(self, p: int, tile: int) -> None:
+        """§4.2, [D-14]: SUPPLY at once; the others from the next turn (or at once by option)."""
+        rules = self.rules
+        privilege = rules.noble_privilege[tile]
+        if privilege < 0:
+            return
+        param = rules.noble_param[tile]
+        if privilege == SUPPLY:
+            moved = min(param, self.supply[p])
+            self.supply[p] -= moved
+            self.pool[p] += moved
+            self._log(PUBLIC, {"event": "supply", "seat": p, "servants": moved})
+        elif rules.immediate:
+            self.active[p][privilege] += param
+            if privilege == P_RECRUIT:
+                self.v_slots += param
+            elif privilege == KSEAL:
+                self.v_turquoise += param
+            elif privilege == VSEAL:
+                self.v_violet += param
+        else:
+            self.waiting[p][privilege] += param
+
+    def _draw(self, p: int) -> None:
+        """§2.5: draw N cards one by one, reshuffling the discard pile when the deck runs out."""
+        wanted = self.backdoor_units()
+        deck = self.deck
+        drawn = self.drawn
+        for _ in range(wanted):
+            if not deck:
+                if not self.discard:
+                    break
+                deck.extend(self.discard)
+                self.discard = []
+                self.rng.shuffle(deck)
+                self._log(PUBLIC, {"event": "shuffle", "record": "#shuffle", "cards": len(deck)})
+            drawn.append(deck.pop())
+        self.drew = True
+        self.backdoor_left = self.active[p][BACKDOOR]
+        self.counters[2] += len(drawn)
+        self._log(PUBLIC, {"event": "draw", "seat": p, "count": len(drawn)})
+        self._log(p, {"event": "drew", "seat": p, "cards": [CARD_CODES[k] for k in drawn],
+                      "records": [f"#deal:{CARD_CODES[k]}" for k in drawn]})
+
+    def _end_step(self, p: int) -> None:
+        step = self.step
+        if step < 5:
+            self.step = step + 1
+            if step == 3:
+                active = self.active[p]
+                self.v_slots += active[P_RECRUIT]
+                self.v_turquoise += active[KSEAL]
+                self.v_violet += active[VSEAL]
+            elif step == 4:
+                self.v_slots = self.v_turquoise = self.v_violet = self.patron = 0
+            return
+        if self.drawn:
+            refused = self.drawn
+            self.discard.extend(refused)
+            shown: JSON = {"event": "discard", "seat": p, "count": len(refused)}
+            if self.rules.discard_public:
+                shown["cards"] = [CARD_CODES[k] for k in refused]
+            self._log(PUBLIC, shown)
+        if self.final_round and p == (self.start_seat - 1) % self.players:
+            self._reset_turn()
+            self.phase = OVER
+            self.step = 0
+            self._log(PUBLIC, {"event": "game_over", "scores": self.scores(), "winners": self.winners()})
+        else:
+            self._begin_turn((p + 1) % self.players)
+
+    def _begin_turn(self, p: int) -> None:
+        """§3.1: the end check runs at the start of the start player's turn."""
+        self._reset_turn()
+        self.seat = p
+        self.counters[0] += 1
+        if p == self.start_seat:
+            self.round += 1
+            rules = self.rules
+            if not self.final_round and (
+                self.garden_left <= rules.trigger or 0 < rules.round_limit <= self.round
+            ):
+                self.final_round = True
+                self._log(PUBLIC, {"event": "final_round", "garden": self.garden_left, "round": self.round})
+        waiting = self.waiting[p]
+        if any(waiting):
+            active = self.active[p]
+            for k in range(10):
+                active[k] += waiting[k]
+                waiting[k] = 0
+        self._log(PUBLIC, {"event": "turn", "seat": p, "round": self.round})
+
+    # --- scoring -------------------------------------------------------------------------------
+
+    def score_breakdown(self) -> list[dict[str, int]]:
+        """§3.2 for each seat: nobles, played cards, cards in hand (capped) and garden edges."""
+        rules = self.rules
+        edges = rules.edge_points(self.garden_servants, self.players)
+        out = []
+        for p in range(self.players):
+            nobles = sum(rules.noble_vp[t] for t in self.owned[p])
+            played = sum(rules.card_vp[k] * self.front[p][k] for k in range(9))
+            hand = min(sum(self.hands[p]), rules.hand_cap)
+            out.append({"nobles": nobles, "played_cards": played, "hand": hand, "edges": edges[p],
+                        "total": nobles + played + hand + edges[p]})
+        return out
+
+    def scores(self) -> list[int]:
+        return [b["total"] for b in self.score_breakdown()]
+
+    def winners(self) -> list[int]:
+        """§3.3, [D-18]: highest total, then most nobles, then most gold; else a shared win."""
+        scores = self.scores()
+        if self.rules.shared_win:
+            keys = [(s,) for s in scores]
+        else:
+            keys = [(scores[p], len(self.owned[p]), self.gold[p]) for p in range(self.players)]  # type: ignore[misc]
+        best = max(keys)
+        return [p for p in range(self.players) if keys[p] == best]
+
+    def stats(self) -> dict[str, int]:
+        base = super().stats()
+        base.update({"rounds": self.round, "turns": self.counters[0], "nobles_recruited": self.counters[1],
+                     "cards_drawn": self.counters[2], "cards_played": self.counters[3]})
+        return base
+
+    # --- views ---------------------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> JSON:
+        rules = self.rules
+        n = self.players
+        layout = rules.layout
+        current = self.current_player
+        holders = {}
+        for r in range(9):
+            holder = [p for p in range(n) if self.holds_majority(p, r)]
+            holders[ROOM_CODES[r]] = holder[0] if holder else None
+        garden = []
+        for q in range(GARDEN_SIZE):
+            tile = self.garden[q]
+            entry: JSON = {"square": SQUARE_NAMES[q], "edge": rules.is_edge[q],
+                           "noble": rules.noble_ids[tile] if tile >= 0 else None,
+                           "servant": self.garden_servants[q] if self.garden_servants[q] >= 0 else None}
+            if tile >= 0 and self.phase == PLAY:
+                entry["cost"] = self.recruit_cost(q, self.seat)
+            garden.append(entry)
+        visible_nobles = sorted({t for t in self.garden if t >= 0} | {t for o in self.owned for t in o})
+        view: JSON = {
+            "game": "palais_royal",
+            "players": n,
+            "seat": seat,
+            "phase": PHASES[self.phase],
+            "current_player": current,
+            "start_seat": self.start_seat,
+            "round": self.round,
+            "final_round": self.final_round,
+            "end_trigger_nobles": rules.trigger,
+            "layout": [[ROOM_CODES[layout[row * 3 + col]] for col in range(3)] for row in range(3)],
+            "adjacent": {ROOM_CODES[r]: [ROOM_CODES[t] for t in rules.adjacent[r]] for r in range(9)},
+            "rooms": {ROOM_CODES[r]: [self.rooms[p][r] for p in range(n)] for r in range(9)},
+            "majority": holders,
+            "cardinal_strength": [self.rooms[p][CAR] + self.active[p][CARDINAL] for p in range(n)],
+            "pool": list(self.pool),
+            "general_supply": list(self.supply),
+            "gold": list(self.gold),
+            "gold_supply": self.bank if rules.gold_limited else None,
+            "garden": garden,
+            "garden_nobles_left": self.garden_left,
+            "noble_data": {
+                rules.noble_ids[t]: {
+                    "gold": rules.noble_gold[t], "turquoise": rules.noble_turquoise[t],
+                    "violet": rules.noble_violet[t], "vp": rules.noble_vp[t],
+                    "privilege": PRIVILEGE_CODES[rules.noble_privilege[t]] if rules.noble_privilege[t] >= 0 else None,
+                    "param": rules.noble_param[t],
+                }
+                for t in visible_nobles
+            },
+            "nobles": [
+                [{"id": rules.noble_ids[t], "face_up": rules.noble_privilege[t] >= 0} for t in self.owned[p]]
+                for p in range(n)
+            ],
+            "hide_face_down_nobles": rules.hide_face_down,
+            "privileges": [
+                {"active": {PRIVILEGE_CODES[k]: self.active[p][k] for k in range(10) if self.active[p][k]},
+                 "next_turn": {PRIVILEGE_CODES[k]: self.waiting[p][k] for k in range(10) if self.waiting[p][k]}}
+                for p in range(n)
+            ],
+            "hand_counts": [sum(h) for h in self.hands],
+            "hand": self._cards_dict(self.hands[seat]) if seat is not None else None,
+            "played_cards": [self._cards_dict(f) for f in self.front],
+            "deck_size": len(self.deck),
+            "discard_size": len(self.discard),
+            "discard": [CARD_CODES[k] for k in self.discard] if rules.discard_public else None,
+            "turn": self._turn_view() if self.phase == PLAY else None,
+            "pending": self._pending_view(seat),
+            "scores": self.score_breakdown(),
+            "winners": self.winners() if self.phase == OVER else None,
+            "log": [dict(event) for visible, event in self.log if visible == PUBLIC],
+            "private_log": [dict(event) for visible, event in self.log if visible == seat] if seat is not None else [],
+        }
+        return view
+
+    @staticmethod
+    def _cards_dict(counts: list[int]) -> dict[str, int]:
+        return {CARD_CODES[k]: counts[k] for k in range(9) if counts[k]}
+
+    def _turn_view(self) -> JSON:
+        return {
+            "seat": self.seat,
+            "step": self.step,
+            "step_name": STEP_NAMES[self.step],
+            "gate_allowance": self.gate_allowance() if self.step == 1 else None,
+            "gate_locked": self.gate_left >= 0,
+            "movement_points": self.movement_points() if self.step == 2 else None,
+            "movement_locked": self.move_left >= 0,
+            "mint_done": self.mint_done,
+            "king_done": self.king_done,
+            "pomp_done": self.pomp_done,
+            "tie_card": self.tie,
+            "virtual_slots": self.v_slots,
+            "virtual_turquoise": self.v_turquoise,
+            "virtual_violet": self.v_violet,
+            "patron_discount": self.patron,
+            "drew": self.drew,
+            "backdoor_virtual_left": self.backdoor_left,
+        }
+
+    def _pending_view(self, seat: int | None) -> JSON | None:
+        if self.phase == OVER:
+            return None
+        if self.phase == SETUP:
+            return {"kind": "place", "seat": self.seat, "left": self.setup_left}
+        if self.edge_square >= 0:
+            return {"kind": "edge", "seat": self.seat, "square": SQUARE_NAMES[self.edge_square]}
+        if self.drew:
+            pending: JSON = {"kind": "keep", "seat": self.seat, "drawn_count": len(self.drawn)}
+            if seat == self.seat:
+                pending["cards"] = [CARD_CODES[k] for k in self.drawn]
+            return pending
+        return {"kind": "step", "seat": self.seat, "step": self.step, "step_name": STEP_NAMES[self.step]}
+
+    # --- copies and hidden information -----------------------------------------------------------
+
+    def clone(self) -> Self:
+        other = type(self).__new__(type(self))
+        self._copy_common_to(other)
+        other.rules = self.rules
+        other.phase = self.phase
+        other.seat = self.seat
+        other.start_seat = self.start_seat
+        other.setup_left = self.setup_left
+        other.round = self.round
+        other.final_round = self.final_round
+        other.step = self.step
+        other.rooms = [r[:] for r in self.rooms]
+        other.pool = self.pool[:]
+        other.supply = self.supply[:]
+        other.gold = self.gold[:]
+        other.bank = self.bank
+        other.garden = self.garden[:]
+        other.garden_servants = self.garden_servants[:]
+        other.garden_left = self.garden_left
+        other.boxed = self.boxed[:]
+        other.owned = [o[:] for o in self.owned]
+        other.active = [a[:] for a in self.active]
+        other.waiting = [w[:] for w in self.waiting]
+        other.hands = [h[:] for h in self.hands]
+        other.deck = self.deck[:]
+        other.discard = self.discard[:]
+        other.front = [f[:] for f in self.front]
+        other.gate_left = self.gate_left
+        other.gate_bonus = self.gate_bonus
+        other.move_left = self.move_left
+        other.move_bonus = self.move_bonus
+        other.mint_done = self.mint_done
+        other.king_done = self.king_done
+        other.pomp_done = self.pomp_done
+        other.tie = self.tie
+        other.v_slots = self.v_slots
+        other.v_turquoise = self.v_turquoise
+        other.v_violet = self.v_violet
+        other.patron = self.patron
+        other.edge_square = self.edge_square
+        other.drew = self.drew
+        other.drawn = self.drawn[:]
+        other.backdoor_left = self.backdoor_left
+        other.log = self.log[:]
+        other.counters = self.counters[:]
+        other._legal = self._legal
+        return other
+
+    def determinize(self, seat: int | None, rng: Rng | int | None = None) -> Self:
+        """§7: reshuffle the deck, other hands, another seat's pending draw (and the discard pile
+        when it is not public) together, keeping every count; the copy gets a fresh RNG."""
+        sampler = self._determinization_rng(rng)
+        other = self.clone()
+        other.rng = sampler.fork()
+        others = [p for p in range(self.players) if p != seat]
+        unseen: list[int] = list(other.deck)
+        for p in others:
+            unseen.extend(k for k in range(9) for _ in range(other.hands[p][k]))
+        hidden_draw = other.drew and other.seat != seat and other.phase == PLAY
+        if hidden_draw:
+            unseen.extend(other.drawn)
+        hidden_discard = not self.rules.discard_public
+        if hidden_discard:
+            unseen.extend(other.discard)
+        unseen.sort()  # the result must not depend on where the unseen cards really are
+        sampler.shuffle(unseen)
+        at = 0
+        size = len(other.deck)
+        other.deck = unseen[at:at + size]
+        at += size
+        for p in others:
+            size = sum(other.hands[p])
+            hand = [0] * 9
+            for k in unseen[at:at + size]:
+                hand[k] += 1
+            other.hands[p] = hand
+            at += size
+        if hidden_draw:
+            size = len(other.drawn)
+            other.drawn = unseen[at:at + size]
+            at += size
+        if hidden_discard:
+            other.discard = unseen[at:]
+        other.log = [(v, e) for v, e in other.log if v in (PUBLIC, seat)]
+        other._legal = None
+        return other
+
+    # --- saved form ----------------------------------------------------------------------------
+
+    def dump_body(self) -> JSON:
+        n = self.players
+        rules = self.rules
+        return {
+            "layout": [ROOM_CODES[r] for r in rules.layout],
+            "phase": PHASES[self.phase],
+            "seat": self.seat,
+            "start_seat": self.start_seat,
+            "setup_left": self.setup_left,
+            "round": self.round,
+            "final_round": self.final_round,
+            "step": self.step,
+            "rooms": {ROOM_CODES[r]: [self.rooms[p][r] for p in range(n)] for r in range(9)},
+            "pool": list(self.pool),
+            "general_supply": list(self.supply),
+            "gold": list(self.gold),
+            "gold_supply": self.bank,
+            "garden": [rules.noble_ids[t] if t >= 0 else None for t in self.garden],
+            "garden_servants": [s if s >= 0 else None for s in self.garden_servants],
+            "boxed": [rules.noble_ids[t] for t in self.boxed],
+            "nobles": [[rules.noble_ids[t] for t in o] for o in self.owned],
+            "active": [self._privileges_dict(a) for a in self.active],
+            "waiting": [self._privileges_dict(w) for w in self.waiting],
+            "hands": [self._cards_dict(h) for h in self.hands],
+            "deck": [CARD_CODES[k] for k in self.deck],
+            "discard": [CARD_CODES[k] for k in self.discard],
+            "played_cards": [self._cards_dict(f) for f in self.front],
+            "turn": {
+                "gate_left": self.gate_left, "gate_bonus": self.gate_bonus,
+                "move_left": self.move_left, "move_bonus": self.move_bonus,
+                "mint_done": self.mint_done, "king_done": self.king_done, "pomp_done": self.pomp_done,
+                "tie": self.tie, "virtual_slots": self.v_slots, "virtual_turquoise": self.v_turquoise,
+                "virtual_violet": self.v_violet, "patron": self.patron,
+                "edge_square": SQUARE_NAMES[self.edge_square] if self.edge_square >= 0 else None,
+                "drew": self.drew, "drawn": [CARD_CODES[k] for k in self.drawn],
+                "backdoor_left": self.backdoor_left,
+            },
+            "counters": list(self.counters),
+            "log": [[visible, event] for visible, event in self.log],
+        }
+
+    @staticmethod
+    def _privileges_dict(counts: list[int]) -> dict[str, int]:
+        return {PRIVILEGE_CODES[k]: counts[k] for k in range(10) if counts[k]}
+
+    def load_body(self, body: JSON) -> None:
+        from meeple.games.palais_royal.saved import load_into
+
+        load_into(self, body)
+
+    # --- shorthands ------------------------------------------------------------------------------
+
+    def expand_notation(self, notation: str) -> list[str] | None:
+        """A whitespace-separated sequence of tokens (a turn written as in §6 E21) is applied in order."""
+        tokens = notation.split()
+        return tokens if len(tokens) > 1 else None
+
