@@ -1,0 +1,114 @@
+"""Citadels Classic components, as the rulebook lists them (reference §1).
+
+Everything is indexed by small ints so the engine's hot path never touches strings: a district *kind*
+is an index into ``DISTRICTS`` (copies of one name are interchangeable), a character is its rank − 1.
+"""
+
+from __future__ import annotations
+
+NOBLE, RELIGIOUS, TRADE, MILITARY, UNIQUE = range(5)
+TYPE_SLUGS: tuple[str, ...] = ("noble", "religious", "trade", "military", "unique")
+TYPE_COLOURS: tuple[str, ...] = ("yellow", "blue", "green", "red", "purple")
+
+#: (slug, English name, type, printed cost, points, copies in the Classic 68-card deck)
+DISTRICTS: tuple[tuple[str, str, int, int, int, int], ...] = (
+    ("manor", "Manor", NOBLE, 3, 3, 5),
+    ("castle", "Castle", NOBLE, 4, 4, 4),
+    ("palace", "Palace", NOBLE, 5, 5, 3),
+    ("temple", "Temple", RELIGIOUS, 1, 1, 3),
+    ("church", "Church", RELIGIOUS, 2, 2, 3),
+    ("monastery", "Monastery", RELIGIOUS, 3, 3, 3),
+    ("cathedral", "Cathedral", RELIGIOUS, 5, 5, 2),
+    ("tavern", "Tavern", TRADE, 1, 1, 5),
+    ("market", "Market", TRADE, 2, 2, 4),
+    ("trading_post", "Trading Post", TRADE, 2, 2, 3),
+    ("docks", "Docks", TRADE, 3, 3, 3),
+    ("harbor", "Harbor", TRADE, 4, 4, 3),
+    ("town_hall", "Town Hall", TRADE, 5, 5, 2),
+    ("watchtower", "Watchtower", MILITARY, 1, 1, 3),
+    ("prison", "Prison", MILITARY, 2, 2, 3),
+    ("barracks", "Barracks", MILITARY, 3, 3, 3),
+    ("fortress", "Fortress", MILITARY, 5, 5, 2),
+    ("haunted_quarter", "Haunted Quarter", UNIQUE, 2, 2, 1),
+    ("keep", "Keep", UNIQUE, 3, 3, 2),
+    ("laboratory", "Laboratory", UNIQUE, 5, 5, 1),
+    ("smithy", "Smithy", UNIQUE, 5, 5, 1),
+    ("observatory", "Observatory", UNIQUE, 4, 4, 1),
+    ("graveyard", "Graveyard", UNIQUE, 5, 5, 1),
+    ("school_of_magic", "School of Magic", UNIQUE, 6, 6, 1),
+    ("library", "Library", UNIQUE, 6, 6, 1),
+    ("great_wall", "Great Wall", UNIQUE, 6, 6, 1),
+    ("university", "University", UNIQUE, 6, 8, 1),
+    ("dragon_gate", "Dragon Gate", UNIQUE, 6, 8, 1),
+    ("map_room", "Map Room", UNIQUE, 5, 5, 1),
+    ("imperial_treasury", "Imperial Treasury", UNIQUE, 5, 5, 1),
+)
+
+DISTRICT_SLUGS: tuple[str, ...] = tuple(d[0] for d in DISTRICTS)
+DISTRICT_NAMES: tuple[str, ...] = tuple(d[1] for d in DISTRICTS)
+DISTRICT_TYPE: tuple[int, ...] = tuple(d[2] for d in DISTRICTS)
+DISTRICT_POINTS: tuple[int, ...] = tuple(d[4] for d in DISTRICTS)
+DISTRICT_INDEX: dict[str, int] = {slug: i for i, slug in enumerate(DISTRICT_SLUGS)}
+KIND_COUNT = len(DISTRICTS)
+
+(MANOR, CASTLE, PALACE, TEMPLE, CHURCH, MONASTERY, CATHEDRAL, TAVERN, MARKET, TRADING_POST, DOCKS, HARBOR,
+ TOWN_HALL, WATCHTOWER, PRISON, BARRACKS, FORTRESS, HAUNTED_QUARTER, KEEP, LABORATORY, SMITHY, OBSERVATORY,
+ GRAVEYARD, SCHOOL_OF_MAGIC, LIBRARY, GREAT_WALL, UNIVERSITY, DRAGON_GATE, MAP_ROOM,
+ IMPERIAL_TREASURY) = range(KIND_COUNT)
+
+
+def _printed_costs(observatory_cost: int) -> tuple[int, ...]:
+    return tuple(observatory_cost if i == OBSERVATORY else d[3] for i, d in enumerate(DISTRICTS))
+
+
+#: Printed costs by kind, for each Observatory cost the options allow (D2).
+COSTS: dict[int, tuple[int, ...]] = {4: _printed_costs(4), 5: _printed_costs(5)}
+
+
+def printed_costs(observatory_cost: int) -> tuple[int, ...]:
+    """Printed costs, with the Observatory's cost taken from its option (D2)."""
+    return COSTS[observatory_cost]
+
+
+#: Deck presets (option ``deck``, D1): district kinds left out of the 68-card Classic deck.
+DECK_OMITS: dict[str, tuple[int, ...]] = {
+    "classic68": (),
+    "ffg66": (MAP_ROOM, IMPERIAL_TREASURY),
+    "original65": (MAP_ROOM, IMPERIAL_TREASURY, GREAT_WALL),
+}
+
+
+DECKS: dict[str, tuple[int, ...]] = {
+    preset: tuple(kind for kind, d in enumerate(DISTRICTS) if kind not in omit for _ in range(d[5]))
+    for preset, omit in DECK_OMITS.items()
+}
+
+
+def deck_kinds(preset: str) -> list[int]:
+    """The deck as a list of district kinds, in table order (one entry per card)."""
+    return list(DECKS[preset])
+
+
+def deck_size(preset: str) -> int:
+    return len(deck_kinds(preset))
+
+
+#: (slug, English name, taxed district type or None); the rank is the index + 1.
+CHARACTERS: tuple[tuple[str, str, int | None], ...] = (
+    ("assassin", "Assassin", None),
+    ("thief", "Thief", None),
+    ("magician", "Magician", None),
+    ("king", "King", NOBLE),
+    ("bishop", "Bishop", RELIGIOUS),
+    ("merchant", "Merchant", TRADE),
+    ("architect", "Architect", None),
+    ("warlord", "Warlord", MILITARY),
+)
+CHARACTER_SLUGS: tuple[str, ...] = tuple(c[0] for c in CHARACTERS)
+CHARACTER_NAMES: tuple[str, ...] = tuple(c[1] for c in CHARACTERS)
+CHARACTER_TAX: tuple[int, ...] = tuple(-1 if c[2] is None else c[2] for c in CHARACTERS)
+CHARACTER_INDEX: dict[str, int] = {slug: i for i, slug in enumerate(CHARACTER_SLUGS)}
+ASSASSIN, THIEF, MAGICIAN, KING, BISHOP, MERCHANT, ARCHITECT, WARLORD = range(8)
+
+#: Face-up character discards at the start of a round, by player count (2–3 players have none).
+FACE_UP_COUNT: dict[int, int] = {2: 0, 3: 0, 4: 2, 5: 1, 6: 0, 7: 0}

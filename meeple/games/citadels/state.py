@@ -1,0 +1,1335 @@
+"""The Citadels game state: selection drafts for 2–7 players, the called action phase, scoring.
+
+Internally everything is small ints (district kinds, character indexes = rank − 1, seats) held in
+plain lists, so a random playout costs a few microseconds per action. Multi-step decisions are the
+``phase`` value plus the fields it uses: ``pool`` (characters being drafted), ``drawn``/``keeps_left``
+(keep step), ``marked`` (Magician redraw), ``grave_card`` (Graveyard prompt, decided by its owner).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Self
+
+from meeple.core.contract import JSON, GameState
+from meeple.core.errors import IllegalAction, InvalidState
+from meeple.core.rng import Rng
+from meeple.games.citadels.actions import (
+    ALL_ACTIONS,
+    BUILD,
+    DESTROY,
+    DISCARD,
+    DRAW,
+    END,
+    GOLD,
+    GRAVE_PASS,
+    GRAVE_TAKE,
+    K_BUILD,
+    K_DESTROY,
+    K_DISCARD,
+    K_DRAW,
+    K_END,
+    K_GOLD,
+    K_GRAVE_PASS,
+    K_GRAVE_TAKE,
+    K_KEEP,
+    K_KILL,
+    K_LAB,
+    K_PICK,
+    K_REDRAW,
+    K_REDRAW_DONE,
+    K_ROB,
+    K_SMITHY,
+    K_SWAP,
+    K_TAX,
+    KEEP_ACTS,
+    KILL,
+    LAB,
+    PICK,
+    REDRAW,
+    REDRAW_DONE,
+    ROB,
+    SMITHY_ACT,
+    SWAP,
+    TAX,
+    Act,
+)
+from meeple.games.citadels.data import (
+    ARCHITECT,
+    ASSASSIN,
+    BISHOP,
+    CHARACTER_SLUGS,
+    CHARACTER_TAX,
+    DISTRICT_INDEX,
+    DISTRICT_POINTS,
+    DISTRICT_SLUGS,
+    DISTRICT_TYPE,
+    FACE_UP_COUNT,
+    GRAVEYARD,
+    GREAT_WALL,
+    HAUNTED_QUARTER,
+    IMPERIAL_TREASURY,
+    KEEP,
+    KIND_COUNT,
+    KING,
+    LABORATORY,
+    LIBRARY,
+    MAGICIAN,
+    MAP_ROOM,
+    MERCHANT,
+    OBSERVATORY,
+    SCHOOL_OF_MAGIC,
+    SMITHY,
+    THIEF,
+    TYPE_SLUGS,
+    UNIQUE,
+    WARLORD,
+    deck_kinds,
+    printed_costs,
+)
+from meeple.games.citadels.events import (
+    E_BUILD,
+    E_COMPLETE,
+    E_CROWN,
+    E_DESTROY,
+    E_DISCARD_CHAR,
+    E_DISCARDED,
+    E_DRAW,
+    E_DREW,
+    E_END_TURN,
+    E_FACE_DOWN,
+    E_FACE_UP,
+    E_GAME_OVER,
+    E_GOLD,
+    E_GRAVE_PASS,
+    E_GRAVE_TAKE,
+    E_HEIR,
+    E_KEPT,
+    E_KEPT_CARDS,
+    E_KILL,
+    E_LAB,
+    E_LAB_CARD,
+    E_MERCHANT_BONUS,
+    E_NO_ANSWER,
+    E_PICK,
+    E_PICKED,
+    E_REDRAW,
+    E_REDRAWN,
+    E_REVEAL,
+    E_ROB,
+    E_ROBBED,
+    E_ROUND,
+    E_SAW_FACE_DOWN,
+    E_SMITHY,
+    E_SWAP,
+    E_SWAPPED,
+    E_TAX,
+    SRC_ARCHITECT,
+    SRC_GATHER,
+    SRC_SMITHY,
+    LogEntry,
+    entry_from_json,
+    entry_to_json,
+    event_dict,
+)
+from meeple.games.citadels.shuffle import shuffle
+
+# Phases: who decides what now.
+P_PICK, P_DISCARD, P_TURN, P_KEEP, P_REDRAW, P_GRAVE, P_OVER = range(7)
+PHASE_NAMES: tuple[str, ...] = ("pick", "discard", "turn", "keep", "redraw", "graveyard", "over")
+
+# Kinds of draft steps (``steps`` holds (seat, kind, character) for the round so far).
+S_RANDOM_FD, S_PICK, S_DISCARD, S_AUTO_FD, S_RESERVE = range(5)
+
+#: Draft scripts by player count: (seat offset from the crown, pick or discard) for each decision.
+DRAFT_SCRIPTS: dict[int, tuple[tuple[int, int], ...]] = {
+    2: ((0, S_PICK), (1, S_PICK), (1, S_DISCARD), (0, S_PICK), (0, S_DISCARD), (1, S_PICK)),
+    3: ((0, S_PICK), (1, S_PICK), (2, S_PICK), (0, S_PICK), (1, S_PICK), (2, S_PICK)),
+    **{n: tuple((k, S_PICK) for k in range(n)) for n in range(4, 8)},
+}
+
+#: Attempts at a consistent character assignment in ``determinize`` (measured: a few on average, ~1,000 at
+#: worst in 100,000 samples; each attempt keeps every pool the seat saw, so one always exists).
+_TRIES = 20000
+_GOLD_DRAW: tuple[Act, ...] = (GOLD, DRAW)
+_GOLD_ONLY: tuple[Act, ...] = (GOLD,)
+_HAS_POWER: tuple[bool, ...] = tuple(r in (ASSASSIN, THIEF, MAGICIAN, WARLORD) for r in range(8))
+_LAB_SMITHY_BITS = (1 << LABORATORY) | (1 << SMITHY)
+#: For each district type, the bits of its kinds in a city mask.
+_TYPE_MASKS: tuple[int, ...] = tuple(
+    sum(1 << d for d in range(KIND_COUNT) if DISTRICT_TYPE[d] == t) for t in range(len(TYPE_SLUGS))
+)
+#: For each rank, the city-mask bits a tax counts (its type, and the School of Magic); 0 if it never taxes.
+_TAX_BITS: tuple[int, ...] = tuple(
+    _TYPE_MASKS[CHARACTER_TAX[r]] | (1 << SCHOOL_OF_MAGIC) if CHARACTER_TAX[r] >= 0 else 0 for r in range(8)
+)
+#: The pick actions for every sorted pool of characters.
+_PICKS: dict[tuple[int, ...], tuple[Act, ...]] = {
+    pool: tuple(PICK[c] for c in pool)
+    for pool in (tuple(c for c in range(8) if subset >> c & 1) for subset in range(256))
+}
+
+
+def _distinct(cards: list[int]) -> list[int]:
+    """The distinct kinds of a hand, in first-seen order (so action lists are deterministic)."""
+    return list(dict.fromkeys(cards))
+
+_LAB_BIT = 1 << LABORATORY
+_SMITHY_BIT = 1 << SMITHY
+_OBS_BIT = 1 << OBSERVATORY
+_LIB_BIT = 1 << LIBRARY
+_GRAVE_BIT = 1 << GRAVEYARD
+_WALL_BIT = 1 << GREAT_WALL
+
+
+class Rules:
+    """The option values decoded once into plain attributes; shared (never mutated) between clones."""
+
+    __slots__ = (
+        "bonus_start", "cap", "cost", "deck_preset", "first_crown_random", "great_wall_self", "haunted_last_round",
+        "keep_all", "lab_gold", "max_rounds", "overbuild", "players", "script", "script_len", "smithy_draw",
+        "smithy_price", "tie_rank",
+    )
+
+    def __init__(self, players: int, options: dict[str, Any]) -> None:
+        self.players = players
+        self.script = DRAFT_SCRIPTS[players]
+        self.script_len = len(self.script)
+        complete_at = options["complete_at"]
+        if complete_at is None:
+            complete_at = 8 if players <= 3 or options["classic_variant"] else 7
+        self.cap: int = complete_at
+        self.overbuild: bool = options["overbuild"]
+        self.cost: tuple[int, ...] = printed_costs(options["observatory_cost"])
+        self.lab_gold: int = options["laboratory_gold"]
+        price, draw = str(options["smithy"]).split(":")
+        self.smithy_price = int(price)
+        self.smithy_draw = int(draw)
+        self.keep_all: bool = options["library"] == "keep_all"
+        self.haunted_last_round: bool = options["haunted_last_round"]
+        self.great_wall_self: bool = options["great_wall_self"]
+        self.bonus_start: bool = options["bonus_timing"] == "start"
+        self.tie_rank: bool = options["tie_break"] == "rank"
+        self.first_crown_random: bool = options["first_crown"] == "random"
+        self.max_rounds: int | None = options["max_rounds"]
+        self.deck_preset: str = options["deck"]
+
+
+def deal_characters(order: list[int], players: int, rng: Rng) -> tuple[list[int], int, list[int]]:
+    """Deal a shuffled character stack (top first) for a new round (§2.2, D20).
+
+    Returns (face-up discards, the first face-down card, the rest for the draft). The King is never
+    dealt face up: it is set aside, the next card is dealt instead, and it is shuffled back afterwards.
+
+    >>> deal_characters([KING, 4, 1, 0, 2, 5, 6, 7], 4, Rng(1))[0]
+    [4, 1]
+    """
+    up = FACE_UP_COUNT[players]
+    if KING in order[:up]:
+        faceup = [c for c in order[: up + 1] if c != KING]
+        stack = order[up + 1 :]
+        stack.append(KING)
+        shuffle(rng, stack)
+    else:
+        faceup = order[:up]
+        stack = order[up:]
+    return faceup, stack[0], stack[1:]
+
+
+class CitadelsState(GameState[Act]):
+    """One game of Citadels in progress (see the module docstring for the representation)."""
+    __slots__ = (
+        "_legal",
+        "builds_left",
+        "cities",
+        "crown",
+        "cur",
+        "deck",
+        "draft_idx",
+        "drawn",
+        "facedown",
+        "faceup",
+        "first_complete",
+        "gathered",
+        "gold",
+        "grave_card",
+        "hands",
+        "holder",
+        "hq_round",
+        "is_over",
+        "keeps_left",
+        "kept",
+        "killed",
+        "lab_used",
+        "log",
+        "marked",
+        "masks",
+        "phase",
+        "pool",
+        "power_used",
+        "rank",
+        "reserved",
+        "revealed",
+        "robbed",
+        "round_no",
+        "rules",
+        "smithy_used",
+        "steps",
+        "tax_used",
+        "turn_seat",
+    )
+
+
+    rules: Rules
+    hands: list[list[int]]
+    cities: list[list[int]]
+    masks: list[int]
+    gold: list[int]
+    deck: list[int]
+    crown: int
+    round_no: int
+    phase: int
+    cur: int
+    turn_seat: int
+    rank: int
+    faceup: list[int]
+    facedown: list[int]
+    pool: list[int]
+    reserved: int
+    holder: list[int]
+    steps: list[tuple[int, int, int]]
+    draft_idx: int
+    killed: int
+    robbed: int
+    revealed: int
+    gathered: bool
+    builds_left: int
+    tax_used: bool
+    power_used: bool
+    lab_used: bool
+    smithy_used: bool
+    drawn: list[int]
+    keeps_left: int
+    kept: list[int]
+    marked: list[int]
+    grave_card: int
+    first_complete: int
+    hq_round: int
+    log: list[LogEntry]
+    _legal: tuple[Act, ...] | None
+
+    # --- setup ---------------------------------------------------------------------------------
+
+    def setup(self) -> None:
+        rules = self.rules = Rules(self.players, self.options)
+        self.is_over = False
+        n = self.players
+        deck = deck_kinds(rules.deck_preset)
+        shuffle(self.rng, deck)
+        self.hands = [deck[4 * s : 4 * s + 4] for s in range(n)]
+        self.deck = deck[4 * n :]
+        self.cities = [[] for _ in range(n)]
+        self.masks = [0] * n
+        self.gold = [2] * n
+        self.crown = self.rng.randbelow(n) if rules.first_crown_random else 0
+        self.round_no = 0
+        self.first_complete = -1
+        self.hq_round = -1
+        self.log = []
+        self._reset_turn()
+        self._legal = None
+        self.drawn = []
+        self.keeps_left = 0
+        self.kept = []
+        self.marked = []
+        self.grave_card = -1
+        self.rank = 0
+        self.turn_seat = -1
+        self._start_round()
+
+    def _reset_turn(self) -> None:
+        self.gathered = False
+        self.builds_left = 0
+        self.tax_used = False
+        self.power_used = False
+        self.lab_used = False
+        self.smithy_used = False
+
+    # --- selection phase -----------------------------------------------------------------------
+
+    def _start_round(self) -> None:
+        """Shuffle the characters, deal the face-up and face-down discards, open the draft (§2.2)."""
+        self.round_no += 1
+        n = self.players
+        chars = list(range(8))
+        shuffle(self.rng, chars)
+        faceup, first, chars = deal_characters(chars, n, self.rng)
+        self.faceup = faceup
+        if n == 7:
+            self.reserved = first
+            self.facedown = []
+            self.steps = [(-1, S_RESERVE, first)]
+        else:
+            self.reserved = -1
+            self.facedown = [first]
+            self.steps = [(-1, S_RANDOM_FD, first)]
+        self.pool = sorted(chars)
+        self.holder = [-1] * 8
+        self.draft_idx = 0
+        self.killed = -1
+        self.robbed = -1
+        self.revealed = 0
+        self.log.append((-1, E_ROUND, self.round_no, self.crown))
+        if faceup:
+            self.log.append((-1, E_FACE_UP, tuple(faceup)))
+        self._open_draft_step()
+
+    def _open_draft_step(self) -> None:
+        offset, kind = self.rules.script[self.draft_idx]
+        self.cur = (self.crown + offset) % self.players
+        if kind == S_PICK:
+            self.phase = P_PICK
+            if self.reserved >= 0 and self.draft_idx == 6:  # 7 players: the 7th also gets the face-down card
+                self.pool.append(self.reserved)
+                self.pool.sort()
+                self.reserved = -1
+        else:
+            self.phase = P_DISCARD
+
+    def _after_draft_step(self) -> None:
+        self.draft_idx += 1
+        if self.draft_idx < self.rules.script_len:
+            self._open_draft_step()
+            return
+        last = self.cur
+        leftover = self.pool.pop()
+        self.facedown.append(leftover)
+        self.steps.append((last, S_AUTO_FD, leftover))
+        self.log.append((-1, E_FACE_DOWN))
+        self.log.append((last, E_SAW_FACE_DOWN, last, leftover))
+        self._call_from(0)
+
+    # --- action phase --------------------------------------------------------------------------
+
+    def _call_from(self, rank: int) -> None:
+        """Call ranks from ``rank`` on (§2.3); the first living holder reveals and starts a turn."""
+        holder = self.holder
+        log = self.log
+        while rank < 8:
+            seat = holder[rank]
+            if seat >= 0 and rank != self.killed:
+                break
+            log.append((-1, E_NO_ANSWER, rank + 1, rank))
+            rank += 1
+        else:
+            self._end_round()
+            return
+        self.rank = rank
+        self.cur = self.turn_seat = seat
+        self.revealed |= 1 << rank
+        log.append((-1, E_REVEAL, rank + 1, rank, seat))
+        if rank == self.robbed:
+            thief = holder[THIEF]
+            if thief != seat:
+                gold = self.gold
+                amount = gold[seat]
+                gold[thief] += amount
+                gold[seat] = 0
+                log.append((-1, E_ROBBED, thief, seat, amount))
+        if rank == KING and self.crown != seat:
+            self.crown = seat
+            log.append((-1, E_CROWN, seat))
+        self.gathered = False
+        self.builds_left = 3 if rank == ARCHITECT else 1
+        self.tax_used = False
+        self.power_used = False
+        self.lab_used = False
+        self.smithy_used = False
+        self.phase = P_TURN
+        if rank in (MERCHANT, ARCHITECT) and self.rules.bonus_start:
+            self._bonus()
+
+    def _bonus(self) -> None:
+        """Merchant +1 gold, Architect +2 cards (D13)."""
+        rank = self.rank
+        seat = self.turn_seat
+        if rank == MERCHANT:
+            self.gold[seat] += 1
+            self.log.append((-1, E_MERCHANT_BONUS, seat, 1))
+        elif rank == ARCHITECT:
+            deck = self.deck
+            cards = deck[:2]
+            del deck[:2]
+            self.hands[seat].extend(cards)
+            self.log.append((-1, E_DRAW, seat, SRC_ARCHITECT, len(cards)))
+            self.log.append((seat, E_DREW, seat, SRC_ARCHITECT, tuple(cards)))
+
+    def _finish_gather(self) -> None:
+        self.gathered = True
+        if not self.rules.bonus_start:
+            self._bonus()
+
+    def _end_round(self) -> None:
+        king = self.holder[KING]
+        if self.killed == KING and king >= 0:
+            self.revealed |= 1 << KING
+            self.crown = king
+            self.log.append((-1, E_HEIR, king))
+        max_rounds = self.rules.max_rounds
+        if self.first_complete >= 0 or (max_rounds is not None and self.round_no >= max_rounds):
+            self.phase = P_OVER
+            self.is_over = True
+            self.cur = -1
+            self.turn_seat = -1
+            self.log.append((-1, E_GAME_OVER, tuple(self.scores())))
+        else:
+            self._start_round()
+
+    # --- the contract --------------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.phase == P_OVER else self.cur
+
+    #: A plain attribute (kept equal to ``phase == P_OVER``), read once per action by every playout loop.
+    is_over: bool
+
+    def apply(self, action: Act | str) -> None:
+        """The base ``apply`` with a fast path for interned actions and exact notations; same semantics."""
+        act = action if type(action) is Act else ALL_ACTIONS.get(action) if type(action) is str else None
+        if act is not None:
+            legal = self._legal
+            if legal is None:
+                legal = self.legal_actions()
+            if act in legal:  # nothing is legal once the game is over
+                self._apply(act)
+                self._history_notations.append(act.notation)
+                return
+        super().apply(action)
+
+    def legal_actions(self) -> tuple[Act, ...]:
+        legal = self._legal
+        if legal is not None:
+            return legal
+        phase = self.phase
+        if phase == P_TURN:
+            seat = self.cur
+            rank = self.rank
+            mask = self.masks[seat]
+            power = _HAS_POWER[rank] and not self.power_used
+            tax = mask & _TAX_BITS[rank] and not self.tax_used
+            districts = mask & _LAB_SMITHY_BITS
+            if not self.gathered:
+                if not (power or tax or districts):
+                    legal = _GOLD_DRAW if self.deck else _GOLD_ONLY
+                else:
+                    acts = [GOLD, DRAW] if self.deck else [GOLD]
+                    if power:
+                        self._power_actions(seat, rank, self.hands[seat], acts)
+                    if tax:
+                        acts.append(TAX)
+                    if districts:
+                        self._district_actions(seat, mask, self.hands[seat], acts)
+                    legal = tuple(acts)
+            else:
+                hand = self.hands[seat]
+                rules = self.rules
+                acts = []
+                if self.builds_left and hand and (len(self.cities[seat]) < rules.cap or rules.overbuild):
+                    cost = rules.cost
+                    gold = self.gold[seat]
+                    seen = mask  # a name already in the city, or already listed, is not offered again
+                    for d in hand:
+                        if not (seen >> d) & 1 and cost[d] <= gold:
+                            seen |= 1 << d
+                            acts.append(BUILD[d])
+                if power:
+                    self._power_actions(seat, rank, hand, acts)
+                if tax:
+                    acts.append(TAX)
+                if districts:
+                    self._district_actions(seat, mask, hand, acts)
+                acts.append(END)
+                legal = tuple(acts)
+        elif phase == P_PICK:
+            legal = _PICKS[tuple(self.pool)]
+        elif phase == P_KEEP:
+            legal = tuple(map(KEEP_ACTS.__getitem__, _distinct(self.drawn)))
+        elif phase == P_DISCARD:
+            legal = tuple(map(DISCARD.__getitem__, self.pool))
+        elif phase == P_REDRAW:
+            rest = list(self.hands[self.cur])
+            for d in self.marked:
+                rest.remove(d)
+            legal = (*map(REDRAW.__getitem__, _distinct(rest)), REDRAW_DONE)
+        elif phase == P_GRAVE:
+            legal = (GRAVE_TAKE, GRAVE_PASS)
+        else:
+            legal = ()
+        self._legal = legal
+        return legal
+
+    def _power_actions(self, seat: int, rank: int, hand: list[int], acts: list[Act]) -> None:
+        """The character's once-per-turn power (§2.4), for a turn that has not used it yet."""
+        if rank == ASSASSIN:
+            faceup = self.faceup
+            acts.extend([KILL[c] for c in range(1, 8) if c not in faceup])
+        elif rank == THIEF:
+            faceup = self.faceup
+            killed = self.killed
+            acts.extend([ROB[c] for c in range(2, 8) if c != killed and c not in faceup])
+        elif rank == MAGICIAN:
+            acts.extend([SWAP[t] for t in range(self.players) if t != seat])
+            if hand:
+                acts.extend(map(REDRAW.__getitem__, _distinct(hand)))
+        elif rank == WARLORD:
+            self._destroy_actions(seat, self.gold[seat], acts)
+
+    def _district_actions(self, seat: int, mask: int, hand: list[int], acts: list[Act]) -> None:
+        """Laboratory and Smithy, once per turn each (§2.5)."""
+        if mask & _LAB_BIT and not self.lab_used and hand:
+            acts.extend(map(LAB.__getitem__, _distinct(hand)))
+        if mask & _SMITHY_BIT and not self.smithy_used and self.deck and self.gold[seat] >= self.rules.smithy_price:
+            acts.append(SMITHY_ACT)
+
+    def _destroy_actions(self, seat: int, gold: int, acts: list[Act]) -> None:
+        rules = self.rules
+        cost = rules.cost
+        cap = rules.cap
+        bishop = self.holder[BISHOP] if self.killed != BISHOP else -1
+        wall_self = rules.great_wall_self
+        for target in range(self.players):
+            city = self.cities[target]
+            if target == bishop or len(city) >= cap or not city:
+                continue
+            wall = (self.masks[target] & _WALL_BIT) != 0
+            row = DESTROY[target]
+            for d in city:
+                if d == KEEP:
+                    continue
+                price = cost[d] - 1 + (1 if wall and (d != GREAT_WALL or wall_self) else 0)
+                if price <= gold:
+                    acts.append(row[d])
+
+    def destroy_cost(self, target: int, card: int) -> int:
+        """What the Warlord pays to destroy ``card`` in ``target``'s city (§2.6)."""
+        rules = self.rules
+        wall = (self.masks[target] & _WALL_BIT) != 0
+        return rules.cost[card] - 1 + (1 if wall and (card != GREAT_WALL or rules.great_wall_self) else 0)
+
+    def _income(self, seat: int, rank: int) -> int:
+        """Tax for the character of ``rank``: one per district of its type, +1 with the School of Magic.
+
+        A city never holds a name twice, so counting the type's bits in the city mask counts its districts.
+        """
+        mask = self.masks[seat]
+        return (mask & _TYPE_MASKS[CHARACTER_TAX[rank]]).bit_count() + ((mask >> SCHOOL_OF_MAGIC) & 1)
+
+    def _apply(self, action: Act) -> None:
+        self._legal = None
+        kind = action.kind
+        seat = self.cur
+        log = self.log
+        if kind == K_PICK:
+            c = action.a
+            pool = self.pool
+            log.append((seat, E_PICKED, seat, tuple(pool), c))
+            log.append((-1, E_PICK, seat, len(pool)))
+            pool.remove(c)
+            self.holder[c] = seat
+            self.steps.append((seat, S_PICK, c))
+            self._after_draft_step()
+        elif kind == K_END:
+            log.append((-1, E_END_TURN, seat, self.rank))
+            self._call_from(self.rank + 1)
+        elif kind == K_BUILD:
+            d = action.a
+            price = self.rules.cost[d]
+            self.hands[seat].remove(d)
+            self.gold[seat] -= price
+            city = self.cities[seat]
+            city.append(d)
+            self.masks[seat] |= 1 << d
+            self.builds_left -= 1
+            log.append((-1, E_BUILD, seat, d, price))
+            if d == HAUNTED_QUARTER:
+                self.hq_round = self.round_no
+            if len(city) == self.rules.cap:
+                first = self.first_complete < 0
+                if first:
+                    self.first_complete = seat
+                log.append((-1, E_COMPLETE, seat, int(first)))
+        elif kind == K_GOLD:
+            self.gold[seat] += 2
+            log.append((-1, E_GOLD, seat, 2))
+            self.gathered = True
+            if not self.rules.bonus_start:
+                self._bonus()
+        elif kind == K_DRAW:
+            self._draw(seat)
+        elif kind == K_KEEP:
+            self._keep(seat, action.a)
+        elif kind == K_TAX:
+            income = self._income(seat, self.rank)
+            self.gold[seat] += income
+            self.tax_used = True
+            log.append((-1, E_TAX, seat, self.rank, income))
+        elif kind == K_DISCARD:
+            c = action.a
+            self.pool.remove(c)
+            self.facedown.append(c)
+            self.steps.append((seat, S_DISCARD, c))
+            log.append((-1, E_DISCARD_CHAR, seat))
+            log.append((seat, E_DISCARDED, seat, c))
+            self._after_draft_step()
+        elif kind == K_KILL:
+            self.killed = action.a
+            self.power_used = True
+            log.append((-1, E_KILL, seat, action.a))
+        elif kind == K_ROB:
+            self.robbed = action.a
+            self.power_used = True
+            log.append((-1, E_ROB, seat, action.a))
+        elif kind == K_DESTROY:
+            self._destroy(seat, action.a, action.b)
+        elif kind in (K_GRAVE_TAKE, K_GRAVE_PASS):
+            card = self.grave_card
+            if kind == K_GRAVE_TAKE:
+                self.gold[seat] -= 1
+                self.hands[seat].append(card)
+                log.append((-1, E_GRAVE_TAKE, seat, card))
+            else:
+                self.deck.append(card)
+                log.append((-1, E_GRAVE_PASS, seat, card))
+            self.grave_card = -1
+            self.phase = P_TURN
+            self.cur = self.turn_seat
+        elif kind == K_SWAP:
+            other = action.a
+            hands = self.hands
+            gave, got = hands[seat], hands[other]
+            hands[seat], hands[other] = got, gave
+            self.power_used = True
+            log.append((-1, E_SWAP, seat, other, len(gave), len(got)))
+            log.append((seat, E_SWAPPED, seat, other, tuple(gave), tuple(got)))
+            log.append((other, E_SWAPPED, other, seat, tuple(got), tuple(gave)))
+        elif kind == K_REDRAW:
+            self.marked.append(action.a)
+            self.power_used = True
+            self.phase = P_REDRAW
+        elif kind == K_REDRAW_DONE:
+            self._redraw(seat)
+        elif kind == K_LAB:
+            d = action.a
+            self.hands[seat].remove(d)
+            self.deck.append(d)
+            gain = self.rules.lab_gold
+            self.gold[seat] += gain
+            self.lab_used = True
+            log.append((-1, E_LAB, seat, gain))
+            log.append((seat, E_LAB_CARD, seat, d))
+        elif kind == K_SMITHY:
+            rules = self.rules
+            self.gold[seat] -= rules.smithy_price
+            deck = self.deck
+            cards = deck[: rules.smithy_draw]
+            del deck[: rules.smithy_draw]
+            self.hands[seat].extend(cards)
+            self.smithy_used = True
+            log.append((-1, E_SMITHY, seat, rules.smithy_price, len(cards)))
+            log.append((seat, E_DREW, seat, SRC_SMITHY, tuple(cards)))
+        else:  # pragma: no cover - every kind is handled above
+            raise IllegalAction(f"unknown action {action}")
+
+    def _draw(self, seat: int) -> None:
+        mask = self.masks[seat]
+        deck = self.deck
+        count = 3 if mask & _OBS_BIT else 2
+        drawn = deck[:count]
+        del deck[:count]
+        quota = (len(drawn) if self.rules.keep_all else 2) if mask & _LIB_BIT else 1
+        self.log.append((-1, E_DRAW, seat, SRC_GATHER, len(drawn)))
+        self.log.append((seat, E_DREW, seat, SRC_GATHER, tuple(drawn)))
+        if quota >= len(drawn):
+            self.hands[seat].extend(drawn)
+            self.log.append((-1, E_KEPT, seat, len(drawn), 0))
+            self._finish_gather()
+        else:
+            self.drawn = drawn
+            self.keeps_left = quota
+            self.phase = P_KEEP
+
+    def _keep(self, seat: int, card: int) -> None:
+        drawn = self.drawn
+        drawn.remove(card)
+        self.hands[seat].append(card)
+        self.keeps_left -= 1
+        self.kept.append(card)
+        if self.keeps_left == 0:
+            kept = tuple(self.kept)
+            self.kept = []
+            self.deck.extend(drawn)
+            self.log.append((-1, E_KEPT, seat, len(kept), len(drawn)))
+            self.log.append((seat, E_KEPT_CARDS, seat, kept, tuple(drawn)))
+            self.drawn = []
+            self.phase = P_TURN
+            self._finish_gather()
+
+    def _redraw(self, seat: int) -> None:
+        hand = self.hands[seat]
+        marked = self.marked
+        for d in marked:
+            hand.remove(d)
+        deck = self.deck
+        deck.extend(marked)
+        count = len(marked)
+        cards = deck[:count]
+        del deck[:count]
+        hand.extend(cards)
+        self.log.append((-1, E_REDRAW, seat, count))
+        self.log.append((seat, E_REDRAWN, seat, tuple(marked), tuple(cards)))
+        self.marked = []
+        self.phase = P_TURN
+
+    def _destroy(self, seat: int, target: int, card: int) -> None:
+        price = self.destroy_cost(target, card)
+        self.gold[seat] -= price
+        self.cities[target].remove(card)
+        self.masks[target] &= ~(1 << card)
+        self.power_used = True
+        self.log.append((-1, E_DESTROY, seat, target, card, price))
+        owner = -1
+        for t, mask in enumerate(self.masks):
+            if mask & _GRAVE_BIT:
+                owner = t
+                break
+        if owner >= 0 and owner != seat and self.gold[owner] >= 1:
+            self.grave_card = card
+            self.phase = P_GRAVE
+            self.cur = owner
+        else:
+            self.deck.append(card)
+
+    # --- scoring -------------------------------------------------------------------------------
+
+    def _district_points(self, seat: int) -> int:
+        points = DISTRICT_POINTS
+        return sum(points[d] for d in self.cities[seat])
+
+    def score_breakdown(self, seat: int) -> dict[str, int]:
+        """Each scoring item of §3.2 for one seat (final once the game is over)."""
+        rules = self.rules
+        city = self.cities[seat]
+        types = 0
+        has_hq = False
+        for d in city:
+            if d == HAUNTED_QUARTER:
+                has_hq = True
+            else:
+                types |= 1 << DISTRICT_TYPE[d]
+        type_count = bin(types).count("1")
+        if has_hq:
+            flexible = rules.haunted_last_round or self.phase != P_OVER or self.hq_round != self.round_no
+            five = type_count >= 4 if flexible else types | 1 << UNIQUE == 31
+        else:
+            five = type_count == 5
+        complete = len(city) >= rules.cap
+        mask = self.masks[seat]
+        return {
+            "districts": self._district_points(seat),
+            "five_types": 3 if five else 0,
+            "first_complete": 4 if self.first_complete == seat else 0,
+            "complete": 2 if complete and self.first_complete != seat else 0,
+            "map_room": len(self.hands[seat]) if mask & (1 << MAP_ROOM) else 0,
+            "imperial_treasury": self.gold[seat] if mask & (1 << IMPERIAL_TREASURY) else 0,
+        }
+
+    def scores(self) -> list[int]:
+        return [sum(self.score_breakdown(s).values()) for s in range(self.players)]
+
+    def _best_rank(self, seat: int) -> int:
+        ranks = [c for c in range(8) if self.holder[c] == seat]
+        return max(ranks) if ranks else -1
+
+    def winners(self) -> list[int]:
+        scores = self.scores()
+        best = max(scores)
+        tied = [s for s in range(self.players) if scores[s] == best]
+        if len(tied) == 1:
+            return tied
+        if self.rules.tie_rank:
+            return [max(tied, key=self._best_rank)]
+        top = max(self._district_points(s) for s in tied)
+        tied = [s for s in tied if self._district_points(s) == top]
+        richest = max(self.gold[s] for s in tied)
+        return [s for s in tied if self.gold[s] == richest]
+
+    def stats(self) -> dict[str, int]:
+        return {
+            "actions": len(self._history_notations),
+            "rounds": self.round_no,
+            "districts_built": sum(len(c) for c in self.cities),
+            "deck_left": len(self.deck),
+        }
+
+    def expand_notation(self, notation: str) -> list[str] | None:
+        """D28: ``redraw:a,b`` stands for ``redraw:a``, ``redraw:b``, ``redraw:done``."""
+        if not notation.startswith("redraw:") or "," not in notation:
+            return None
+        names = notation[len("redraw:") :].split(",")
+        if not all(name in DISTRICT_INDEX for name in names):
+            return None
+        return [f"redraw:{name}" for name in names] + ["redraw:done"]
+
+    # --- copies --------------------------------------------------------------------------------
+
+    def clone(self) -> Self:
+        other = self.__class__.__new__(self.__class__)
+        self._copy_common_to(other)
+        other.rules = self.rules
+        other.hands = [list(h) for h in self.hands]
+        other.cities = [list(c) for c in self.cities]
+        other.masks = list(self.masks)
+        other.gold = list(self.gold)
+        other.deck = list(self.deck)
+        other.crown = self.crown
+        other.round_no = self.round_no
+        other.phase = self.phase
+        other.is_over = self.is_over
+        other.cur = self.cur
+        other.turn_seat = self.turn_seat
+        other.rank = self.rank
+        other.faceup = list(self.faceup)
+        other.facedown = list(self.facedown)
+        other.pool = list(self.pool)
+        other.reserved = self.reserved
+        other.holder = list(self.holder)
+        other.steps = list(self.steps)
+        other.draft_idx = self.draft_idx
+        other.killed = self.killed
+        other.robbed = self.robbed
+        other.revealed = self.revealed
+        other.gathered = self.gathered
+        other.builds_left = self.builds_left
+        other.tax_used = self.tax_used
+        other.power_used = self.power_used
+        other.lab_used = self.lab_used
+        other.smithy_used = self.smithy_used
+        other.drawn = list(self.drawn)
+        other.keeps_left = self.keeps_left
+        other.kept = list(self.kept)
+        other.marked = list(self.marked)
+        other.grave_card = self.grave_card
+        other.first_complete = self.first_complete
+        other.hq_round = self.hq_round
+        other.log = list(self.log)
+        other._legal = self._legal
+        return other
+
+    def determinize(self, seat: int | None, rng: Rng | int | None = None) -> Self:
+        """Resample other hands, the deck order, hidden pending cards and unseen characters (§6)."""
+        sampler = self._determinization_rng(rng)
+        other = self.clone()
+        other._legal = None
+        other.log = [e for e in self.log if e[0] < 0 or e[0] == seat]
+        other.rng = sampler.fork()  # future chance is hidden too
+        if self.phase == P_OVER:  # hands and characters are revealed; only the deck order stays hidden
+            other.deck.sort()
+            shuffle(sampler, other.deck)
+            return other
+        hidden_drawn = self.phase == P_KEEP and self.cur != seat
+        unseen = list(other.deck)
+        for t in range(self.players):
+            if t != seat:
+                unseen.extend(other.hands[t])
+        if hidden_drawn:
+            unseen.extend(other.drawn)
+        unseen.sort()  # canonical: the sample depends only on what the seat knows
+        shuffle(sampler, unseen)
+        at = 0
+        for t in range(self.players):
+            if t != seat:
+                size = len(other.hands[t])
+                other.hands[t] = unseen[at : at + size]
+                at += size
+        if hidden_drawn:
+            size = len(other.drawn)
+            other.drawn = unseen[at : at + size]
+            at += size
+            keep_count = len(self.kept)
+            other.kept = other.hands[self.cur][len(other.hands[self.cur]) - keep_count :]
+        other.deck = unseen[at:]
+        if self.phase == P_REDRAW and self.cur != seat:
+            other.marked = sampler.sample(other.hands[self.cur], len(self.marked))
+        other._resample_characters(seat, sampler)
+        return other
+
+    def _draft_pools(self, cards: list[int], reserve: int, pool: list[int]) -> list[frozenset[int] | None]:
+        """The pool each draft decision saw, for step cards ``cards``; the last entry is the open pool."""
+        avail = set(range(8)).difference(self.faceup)
+        out: list[frozenset[int] | None] = []
+        picks = 0
+        held = -1
+        for (_, kind, _), card in zip(self.steps, cards, strict=True):
+            if kind == S_RESERVE:
+                held = reserve
+                avail.discard(reserve)
+                out.append(None)
+                continue
+            if kind == S_PICK and held >= 0 and picks == 6:
+                avail.add(held)
+                held = -1
+            out.append(frozenset(avail) if kind in (S_PICK, S_DISCARD) else None)
+            if kind == S_PICK:
+                picks += 1
+            avail.discard(card)
+        out.append(frozenset(pool))
+        return out
+
+    def _resample_characters(self, seat: int | None, rng: Rng) -> None:
+        """Reassign the characters ``seat`` has not seen, consistently with every draft pool it saw
+        and with the calls so far (a called rank that did not answer, unless murdered, is held by nobody)."""
+        steps = self.steps
+        n_steps = len(steps)
+        seven = self.players == 7
+        reserve_step = steps[0][2] if seven else -1
+        returned = seven and self.reserved < 0
+        # Slots: step cards (the 7-player reserve step is a pointer once returned), then the open pool.
+        cards = [c for (_, _, c) in steps] + list(self.pool)
+        if seven and not returned:
+            cards[0] = self.reserved
+        fixed = [False] * len(cards)
+        revealed = self.revealed
+        # With 4–7 players a revealed character fixes its holder's only pick; with 2–3 players which of
+        # the holder's two picks it was is not public, so it is placed among them at random below.
+        two_picks = self.players <= 3
+        for i, (st, kind, c) in enumerate(steps):
+            if (st == seat and st >= 0) or (kind == S_PICK and revealed >> c & 1 and not two_picks):
+                fixed[i] = True
+        if seat is not None and self.cur == seat and self.phase in (P_PICK, P_DISCARD):
+            for i in range(n_steps, len(cards)):
+                fixed[i] = True
+        if returned:
+            fixed[0] = True  # recomputed from the other slots below
+        free = [i for i in range(len(cards)) if not fixed[i]]
+        if not free and not returned:
+            return
+        called_silent = [
+            r for r in range(8)
+            if self.phase >= P_TURN and r < self.rank and not revealed >> r & 1 and r != self.killed
+        ]
+        real_pools = self._draft_pools([c for (_, _, c) in steps], reserve_step, self.pool)
+        watched = [
+            i for i, (st, kind, _) in enumerate(steps)
+            if seat is not None and st == seat and kind in (S_PICK, S_DISCARD)
+        ]
+        if seat is not None and self.cur == seat and self.phase in (P_PICK, P_DISCARD):
+            watched.append(n_steps)
+        placed: list[tuple[int, list[int]]] = []  # 2–3 players: (revealed character, its holder's free picks)
+        if two_picks:
+            for c in range(8):
+                owner = self.holder[c]
+                if revealed >> c & 1 and owner >= 0 and owner != seat:
+                    placed.append((c, [i for i in free if i < n_steps and steps[i][:2] == (owner, S_PICK)]))
+        placed_cards = {c for c, _ in placed}
+        free_cards = sorted(cards[i] for i in free if cards[i] not in placed_cards)
+        last_two = [i for i, (_, kind, _) in enumerate(steps) if kind in (S_PICK, S_AUTO_FD)][-2:]
+        for _ in range(_TRIES):
+            trial = list(cards)
+            rest = free
+            if placed:
+                taken: list[int] = []
+                for c, slots in placed:
+                    options = [i for i in slots if i not in taken]
+                    slot = options[rng.randbelow(len(options))]
+                    trial[slot] = c
+                    taken.append(slot)
+                rest = [i for i in free if i not in taken]
+            shuffle(rng, free_cards)
+            for i, c in zip(rest, free_cards, strict=True):
+                trial[i] = c
+            reserve = trial[0] if seven else -1
+            if returned:
+                # The returned card is one of the two the 7th picker saw (the open pool or his two slots).
+                options = trial[n_steps:] if self.draft_idx == 6 else [trial[i] for i in last_two[-2:]]
+                reserve = rng.choice(options)
+                trial[0] = reserve
+            pools = self._draft_pools(trial[:n_steps], reserve, trial[n_steps:])
+            if any(pools[i] != real_pools[i] for i in watched):
+                continue
+            held = {trial[i] for i, (_, kind, _) in enumerate(steps) if kind == S_PICK}
+            if any(r in held for r in called_silent):
+                continue
+            self._install_characters(trial)
+            return
+        raise RuntimeError("no consistent character assignment found")  # pragma: no cover
+
+    def _install_characters(self, trial: list[int]) -> None:
+        steps = self.steps
+        n_steps = len(steps)
+        self.steps = [(st, kind, trial[i]) for i, (st, kind, _) in enumerate(steps)]
+        self.pool = sorted(trial[n_steps:])
+        if self.reserved >= 0:
+            self.reserved = trial[0]
+        self.holder = [-1] * 8
+        self.facedown = []
+        for st, kind, c in self.steps:
+            if kind == S_PICK:
+                self.holder[c] = st
+            elif kind in (S_RANDOM_FD, S_DISCARD, S_AUTO_FD):
+                self.facedown.append(c)
+
+    # --- views ---------------------------------------------------------------------------------
+
+    def seen_face_down(self, seat: int) -> list[int]:
+        """The face-down characters ``seat`` saw this round (its own 2-player discards, the leftover)."""
+        return [c for (st, kind, c) in self.steps if st == seat and kind in (S_DISCARD, S_AUTO_FD)]
+
+    def view(self, seat: int | None) -> JSON:
+        n = self.players
+        over = self.phase == P_OVER
+        rules = self.rules
+        revealed = self.revealed if not over else 0xFF  # at game over the final round's characters are shown
+        scores = self.scores()
+        seats = []
+        for s in range(n):
+            city = self.cities[s]
+            seats.append({
+                "seat": s,
+                "gold": self.gold[s],
+                "hand_count": len(self.hands[s]),
+                "city": [DISTRICT_SLUGS[d] for d in city],
+                "complete": len(city) >= rules.cap,
+                "score": scores[s],
+                "crown": s == self.crown,
+                "revealed_characters": [
+                    CHARACTER_SLUGS[c] for c in range(8) if self.holder[c] == s and revealed >> c & 1
+                ],
+            })
+        mine = (
+            [CHARACTER_SLUGS[c] for c in range(8) if self.holder[c] == seat] if seat is not None else []
+        )
+        characters: JSON = {
+            "face_up": [CHARACTER_SLUGS[c] for c in self.faceup],
+            "face_down_count": len(self.facedown) + (1 if self.reserved >= 0 else 0),
+            "face_down_seen": [CHARACTER_SLUGS[c] for c in self.seen_face_down(seat)] if seat is not None else [],
+            "mine": mine,
+            "revealed": {
+                CHARACTER_SLUGS[c]: self.holder[c] for c in range(8) if revealed >> c & 1 and self.holder[c] >= 0
+            },
+            "murdered": CHARACTER_SLUGS[self.killed] if self.killed >= 0 else None,
+            "robbed": CHARACTER_SLUGS[self.robbed] if self.robbed >= 0 else None,
+        }
+        view: JSON = {
+            "game": "citadels",
+            "players": n,
+            "seat": seat,
+            "round": self.round_no,
+            "phase": "over" if over else ("selection" if self.phase <= P_DISCARD else "action"),
+            "current_player": self.current_player,
+            "crown": self.crown,
+            "complete_at": rules.cap,
+            "options": dict(self.options),
+            "first_complete": self.first_complete if self.first_complete >= 0 else None,
+            "deck_count": len(self.deck),
+            "seats": seats,
+            "hand": [DISTRICT_SLUGS[d] for d in self.hands[seat]] if seat is not None else None,
+            "characters": characters,
+            "pending": self._pending_view(seat),
+            "log": [event_dict(e) for e in self.log if e[0] < 0],
+            "private_log": [event_dict(e) for e in self.log if seat is not None and e[0] == seat],
+        }
+        if over:
+            view["final"] = {
+                "scores": scores,
+                "breakdown": [self.score_breakdown(s) for s in range(n)],
+                "winners": self.winners(),
+                "hands": [[DISTRICT_SLUGS[d] for d in h] for h in self.hands],
+                "characters": [[CHARACTER_SLUGS[c] for c in range(8) if self.holder[c] == s] for s in range(n)],
+            }
+        return view
+
+    def _pending_view(self, seat: int | None) -> JSON | None:
+        phase = self.phase
+        if phase == P_OVER:
+            return None
+        cur = self.cur
+        mine = seat == cur
+        pending: JSON = {"kind": PHASE_NAMES[phase], "seat": cur}
+        if phase in (P_PICK, P_DISCARD):
+            pending["offered_count"] = len(self.pool)
+            if mine:
+                pending["offered"] = [CHARACTER_SLUGS[c] for c in self.pool]
+            return pending
+        pending["character"] = CHARACTER_SLUGS[self.rank]
+        pending["turn_seat"] = self.turn_seat
+        pending["gathered"] = self.gathered
+        pending["builds_left"] = self.builds_left
+        pending["tax_used"] = self.tax_used
+        pending["power_used"] = self.power_used
+        pending["laboratory_used"] = self.lab_used
+        pending["smithy_used"] = self.smithy_used
+        if phase == P_KEEP:
+            pending["drawn_count"] = len(self.drawn)
+            pending["keeps_left"] = self.keeps_left
+            if mine:
+                pending["drawn"] = [DISTRICT_SLUGS[d] for d in self.drawn]
+        elif phase == P_REDRAW and mine:
+            pending["marked"] = [DISTRICT_SLUGS[d] for d in self.marked]
+        elif phase == P_GRAVE:
+            pending["card"] = DISTRICT_SLUGS[self.grave_card]
+        return pending
+
+    # --- saved form ----------------------------------------------------------------------------
+
+    def dump_body(self) -> JSON:
+        return {
+            "hands": [list(h) for h in self.hands],
+            "cities": [list(c) for c in self.cities],
+            "gold": list(self.gold),
+            "deck": list(self.deck),
+            "crown": self.crown,
+            "round": self.round_no,
+            "phase": self.phase,
+            "cur": self.cur,
+            "turn_seat": self.turn_seat,
+            "rank": self.rank,
+            "faceup": list(self.faceup),
+            "facedown": list(self.facedown),
+            "pool": list(self.pool),
+            "reserved": self.reserved,
+            "holder": list(self.holder),
+            "steps": [list(s) for s in self.steps],
+            "draft_idx": self.draft_idx,
+            "killed": self.killed,
+            "robbed": self.robbed,
+            "revealed": self.revealed,
+            "gathered": self.gathered,
+            "builds_left": self.builds_left,
+            "tax_used": self.tax_used,
+            "power_used": self.power_used,
+            "lab_used": self.lab_used,
+            "smithy_used": self.smithy_used,
+            "drawn": list(self.drawn),
+            "keeps_left": self.keeps_left,
+            "kept": list(self.kept),
+            "marked": list(self.marked),
+            "grave_card": self.grave_card,
+            "first_complete": self.first_complete,
+            "hq_round": self.hq_round,
+            "log": [entry_to_json(e) for e in self.log],
+        }
+
+    def load_body(self, body: JSON) -> None:
+        if not isinstance(body, dict):
+            raise InvalidState("the body of a saved Citadels state must be an object")
+        n = self.players
+        rules = self.rules = Rules(n, self.options)
+        card_ids = range(KIND_COUNT)
+        self.hands = [_ints(h, card_ids) for h in _list(body["hands"], n)]
+        self.cities = [_ints(c, card_ids) for c in _list(body["cities"], n)]
+        self.masks = []
+        for city in self.cities:
+            mask = 0
+            for d in city:
+                if mask >> d & 1:
+                    raise InvalidState(f"a city holds two {DISTRICT_SLUGS[d]}")
+                mask |= 1 << d
+            if not rules.overbuild and len(city) > rules.cap:
+                raise InvalidState("a city is larger than the completion size")
+            self.masks.append(mask)
+        self.gold = _ints(body["gold"], range(1 << 31))
+        if len(self.gold) != n:
+            raise InvalidState("one gold count per seat is needed")
+        self.deck = _ints(body["deck"], card_ids)
+        seats = range(n)
+        self.crown = _int(body["crown"], seats)
+        self.round_no = _int(body["round"], range(1, 1 << 31))
+        self.phase = _int(body["phase"], range(7))
+        self.is_over = self.phase == P_OVER
+        self.cur = _int(body["cur"], range(-1, n))
+        self.turn_seat = _int(body["turn_seat"], range(-1, n))
+        self.rank = _int(body["rank"], range(8))
+        chars = range(8)
+        self.faceup = _ints(body["faceup"], chars)
+        self.facedown = _ints(body["facedown"], chars)
+        self.pool = _ints(body["pool"], chars)
+        self.reserved = _int(body["reserved"], range(-1, 8))
+        self.holder = _ints(body["holder"], range(-1, n))
+        if len(self.holder) != 8:
+            raise InvalidState("holder must list the 8 characters")
+        self.steps = []
+        for step in _list(body["steps"], None):
+            st, kind, c = _ints(step, range(-1, 8))
+            if st >= n or kind > S_RESERVE or c < 0:
+                raise InvalidState(f"bad draft step {step!r}")
+            self.steps.append((st, kind, c))
+        self.draft_idx = _int(body["draft_idx"], range(len(DRAFT_SCRIPTS[n]) + 1))
+        self.killed = _int(body["killed"], range(-1, 8))
+        self.robbed = _int(body["robbed"], range(-1, 8))
+        self.revealed = _int(body["revealed"], range(256))
+        self.gathered = _bool(body["gathered"])
+        self.builds_left = _int(body["builds_left"], range(4))
+        self.tax_used = _bool(body["tax_used"])
+        self.power_used = _bool(body["power_used"])
+        self.lab_used = _bool(body["lab_used"])
+        self.smithy_used = _bool(body["smithy_used"])
+        self.drawn = _ints(body["drawn"], card_ids)
+        self.keeps_left = _int(body["keeps_left"], range(4))
+        self.kept = _ints(body["kept"], card_ids)
+        self.marked = _ints(body["marked"], card_ids)
+        self.grave_card = _int(body["grave_card"], range(-1, KIND_COUNT))
+        self.first_complete = _int(body["first_complete"], range(-1, n))
+        self.hq_round = _int(body["hq_round"], range(-1, 1 << 31))
+        self.log = [entry_from_json(e) for e in _list(body["log"], None)]
+        self._legal = None
+        self._check_consistency()
+
+    def _check_consistency(self) -> None:
+        """Conservation of the district cards and characters; phase fields that make sense."""
+        cards = Counter(self.deck)
+        for cards_of in (*self.hands, *self.cities, self.drawn):
+            cards.update(cards_of)
+        if self.grave_card >= 0:
+            cards[self.grave_card] += 1
+        if cards != Counter(deck_kinds(self.rules.deck_preset)):
+            raise InvalidState("the district cards do not add up to the deck preset")
+        held = [c for c in range(8) if self.holder[c] >= 0]
+        placed = [*self.faceup, *self.facedown, *self.pool, *held]
+        if self.reserved >= 0:
+            placed.append(self.reserved)
+        if sorted(placed) != list(range(8)):
+            raise InvalidState("the 8 characters are not each in exactly one place")
+        if self.phase != P_OVER and self.cur < 0:
+            raise InvalidState("no current player while the game is not over")
+        if (self.phase == P_GRAVE) != (self.grave_card >= 0):
+            raise InvalidState("a graveyard card without a graveyard prompt (or the reverse)")
+        if (self.phase == P_KEEP) != bool(self.drawn):
+            raise InvalidState("drawn cards without a keep step (or the reverse)")
+        if self.phase in (P_PICK, P_DISCARD) and not self.pool:
+            raise InvalidState("a draft step with nothing to choose from")
+
+
+def _list(value: Any, size: int | None) -> list[Any]:
+    if not isinstance(value, list) or (size is not None and len(value) != size):
+        raise InvalidState(f"expected a list{'' if size is None else f' of {size}'}, got {value!r:.60}")
+    return value
+
+
+def _int(value: Any, allowed: range) -> int:
+    if type(value) is not int or value not in allowed:
+        raise InvalidState(f"expected an integer in {allowed}, got {value!r:.60}")
+    return value
+
+
+def _ints(value: Any, allowed: range) -> list[int]:
+    return [_int(v, allowed) for v in _list(value, None)]
+
+
+def _bool(value: Any) -> bool:
+    if type(value) is not bool:
+        raise InvalidState(f"expected true or false, got {value!r:.60}")
+    return value
+
+
+__all__ = ["PHASE_NAMES", "CitadelsState", "deal_characters"]
