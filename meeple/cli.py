@@ -236,6 +236,35 @@ def tournament(
         console.print(f"results written to {summary} and {csv_file}")
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on; 0.0.0.0 to let other machines in.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    database_url: Annotated[str | None, typer.Option(
+        "--database-url", envvar="MEEPLE_DATABASE_URL",
+        help="SQLAlchemy URL, e.g. postgresql+psycopg://user:pw@host/meeple; default an SQLite file in the "
+             "user data directory.")] = None,
+    bot_delay: Annotated[float | None, typer.Option(
+        help="Seconds a bot waits before moving, so people can follow (env MEEPLE_BOT_DELAY; default 0.8).")] = None,
+) -> None:
+    """Serve the web platform: lobby, tables, bots, replays (migrations are applied at start)."""
+    import uvicorn
+
+    from meeple.server.app import create_app
+    from meeple.server.config import Settings
+
+    settings = Settings.from_env(database_url=database_url, bot_delay=bot_delay)
+    console.print(f"meeple serving on [bold]http://{host}:{port}[/] — database {_safe_url(settings.database_url)}")
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="info")
+
+
+def _safe_url(url: str) -> str:
+    """The database URL with any password hidden, for the start-up line."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
 def main() -> None:
     app()
 

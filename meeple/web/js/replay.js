@@ -1,0 +1,85 @@
+// Replays: step forwards and backwards through a finished game, as any seat or as a spectator.
+// Every step is a view the server rebuilt by replaying the game; the history itself never leaves it.
+
+import { api, el, languagePicker, loadLanguage, seatName, t, toast, translatePage } from "./common.js";
+import { loadRenderer } from "./games/index.js";
+
+const tableId = decodeURIComponent(window.location.pathname.split("/")[2]);
+let renderer = null;
+let current = null;
+let step = 0;
+let seat = null;
+
+const slider = () => document.getElementById("replay-step");
+
+async function load() {
+  const query = new URLSearchParams({ step: String(step) });
+  if (seat !== null) query.set("seat", String(seat));
+  try {
+    current = await api(`/api/tables/${tableId}/replay?${query}`);
+  } catch (error) {
+    toast(error.message);
+    return;
+  }
+  draw();
+}
+
+function draw() {
+  if (!current) return;
+  const { table } = current;
+  const title = t(`game.${table.game}.title`);
+  document.getElementById("table-title").textContent = `${title === `game.${table.game}.title` ? table.title : title} — ${t("replay.title")}`;
+  slider().max = String(current.steps);
+  slider().value = String(current.step);
+  document.getElementById("replay-position").textContent = t("replay.step", { step: current.step, steps: current.steps });
+  const last = current.last;
+  document.getElementById("replay-last-action").textContent = last
+    ? `${seatName(table.seats[last.seat])}: ${last.action === null ? t("log.moved") : (renderer.actionLabel?.(last.action, current) ?? last.action)}`
+    : "";
+  document.getElementById("seats-bar").replaceChildren(...table.seats.map((s) => el("span", {
+    class: `seat-chip ${s.kind}${s.seat === current.current_player ? " turn" : ""}${s.seat === seat ? " me" : ""}`,
+  }, seatName(s), current.step === current.steps && table.scores ? el("strong", {}, ` ${table.scores[s.seat]}`) : "")));
+  const message = { ...current, legal: [], log: [] };
+  document.getElementById("board").replaceChildren(renderer.render(message, { act: () => {}, readOnly: true }));
+}
+
+function seatPicker(table) {
+  const select = document.getElementById("replay-seat");
+  select.replaceChildren(el("option", { value: "" }, t("replay.spectator")),
+    ...table.seats.map((s) => el("option", { value: String(s.seat) }, seatName(s))));
+  select.value = seat === null ? "" : String(seat);
+  select.onchange = () => {
+    seat = select.value === "" ? null : Number(select.value);
+    load();
+  };
+}
+
+function go(to) {
+  if (!current) return;
+  step = Math.max(0, Math.min(current.steps, to));
+  load();
+}
+
+async function main() {
+  await loadLanguage();
+  document.getElementById("language-slot").replaceChildren(languagePicker(() => {
+    translatePage(document);
+    if (current) seatPicker(current.table);
+    draw();
+  }));
+  const info = await api(`/api/tables/${tableId}`);
+  renderer = await loadRenderer(info.table.game);
+  seatPicker(info.table);
+  document.getElementById("replay-first").onclick = () => go(0);
+  document.getElementById("replay-prev").onclick = () => go(step - 1);
+  document.getElementById("replay-next").onclick = () => go(step + 1);
+  document.getElementById("replay-last").onclick = () => go(current.steps);
+  slider().oninput = () => go(Number(slider().value));
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "ArrowLeft") go(step - 1);
+    if (event.key === "ArrowRight") go(step + 1);
+  });
+  await load();
+}
+
+main().catch((error) => toast(error.message));

@@ -1,0 +1,225 @@
+// A table: joins a seat, keeps a WebSocket open (reconnecting after a drop), draws the game with its
+// renderer, sends clicked actions, and shows seats, log, invites and final scores.
+
+import { api, el, languagePicker, loadLanguage, seatName, t, toast, translatePage } from "./common.js";
+import { loadRenderer } from "./games/index.js";
+
+const NAME_KEY = "meeple.name";
+const tableId = decodeURIComponent(window.location.pathname.split("/")[2]);
+const invitedSeat = new URLSearchParams(window.location.search).get("seat");
+
+let message = null;
+let renderer = null;
+let socket = null;
+let retryDelay = 500;
+let waiting = false;
+
+function setConnection(state) {
+  const node = document.getElementById("connection");
+  node.dataset.state = state;
+  node.textContent = t(`connection.${state}`);
+}
+
+function act(notation) {
+  if (waiting || !message) return;
+  waiting = true;
+  document.body.classList.add("waiting-for-server");
+  const payload = { type: "act", action: notation, version: message.version };
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify(payload));
+  } else {
+    api(`/api/tables/${tableId}/actions`, { method: "POST", body: { action: notation, version: message.version } })
+      .then(show)
+      .catch((error) => {
+        toast(error.message);
+        refresh();
+      });
+  }
+}
+
+async function refresh() {
+  try {
+    show(await api(`/api/tables/${tableId}`));
+  } catch (error) {
+    toast(error.message);
+  }
+}
+
+function connect() {
+  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${window.location.host}/ws/tables/${encodeURIComponent(tableId)}`);
+  setConnection("connecting");
+  socket.onopen = () => {
+    retryDelay = 500;
+    setConnection("online");
+  };
+  socket.onmessage = (event) => {
+    const data = JSON.parse(event.data);
+    if (data.type === "state") show(data);
+    else if (data.type === "error") {
+      toast(data.message);
+      waiting = false;
+      document.body.classList.remove("waiting-for-server");
+    }
+  };
+  socket.onclose = () => {
+    setConnection("offline");
+    setTimeout(connect, retryDelay);
+    retryDelay = Math.min(retryDelay * 2, 3000);
+  };
+}
+
+function show(next) {
+  if (message && next.version < message.version && next.table.status === message.table.status) return;
+  const isHost = next.is_host ?? message?.is_host ?? false;
+  message = { ...next, is_host: isHost };
+  waiting = false;
+  document.body.classList.remove("waiting-for-server");
+  draw();
+}
+
+function drawSeats() {
+  const bar = document.getElementById("seats-bar");
+  const { table } = message;
+  bar.replaceChildren(...table.seats.map((seat) => {
+    const classes = ["seat-chip", seat.kind];
+    if (seat.seat === message.current_player) classes.push("turn");
+    if (seat.seat === message.seat) classes.push("me");
+    if (!seat.taken) classes.push("open");
+    if (table.winners?.includes(seat.seat)) classes.push("winner");
+    return el("span", { class: classes.join(" "), dataset: { seat: seat.seat } },
+      el("span", { class: `dot ${seat.online ? "on" : "off"}`, title: seat.online ? t("seat.online") : t("seat.offline") }),
+      seatName(seat), seat.seat === message.seat ? ` (${t("seat.you")})` : "",
+      table.scores ? el("strong", { class: "score" }, ` ${table.scores[seat.seat]}`) : "");
+  }));
+}
+
+function drawBanner() {
+  const banner = document.getElementById("banner");
+  const { table } = message;
+  let text = "";
+  let kind = "";
+  if (table.status === "open") text = t("table.waiting_for_players");
+  else if (message.is_over) {
+    const names = (table.winners || []).map((seat) => seatName(table.seats[seat])).join(", ");
+    text = t("table.game_over", { winners: names });
+    kind = "over";
+  } else if (message.seat !== null && message.current_player === message.seat) {
+    text = t("table.your_turn");
+    kind = "mine";
+  } else if (message.current_player !== null) {
+    text = t("table.waiting_for", { name: seatName(table.seats[message.current_player]) });
+  }
+  banner.hidden = !text;
+  banner.textContent = text;
+  banner.dataset.kind = kind;
+}
+
+function drawTablePanel() {
+  const panel = document.getElementById("table-panel");
+  const { table } = message;
+  const parts = [el("h3", {}, t("table.table"))];
+  parts.push(el("p", { class: "muted" }, message.seat === null ? t("table.spectating") : t("table.you_are", {
+    name: seatName(table.seats[message.seat]), n: message.seat + 1 })));
+
+  const openSeats = table.seats.filter((seat) => !seat.taken);
+  if (message.seat === null && openSeats.length && table.status !== "finished") {
+    const name = el("input", { id: "join-name", maxlength: 40, value: localStorage.getItem(NAME_KEY) || "",
+      placeholder: t("lobby.name_placeholder") });
+    parts.push(el("div", { class: "join" }, el("label", {}, el("span", {}, t("lobby.your_name")), name),
+      openSeats.map((seat) => el("button", {
+        class: `primary join-seat${String(seat.seat) === invitedSeat ? " invited" : ""}`,
+        dataset: { seat: seat.seat },
+        onclick: async () => {
+          localStorage.setItem(NAME_KEY, name.value.trim());
+          try {
+            await api(`/api/tables/${tableId}/join`, { method: "POST", body: { seat: seat.seat, name: name.value } });
+            socket?.close();
+          } catch (error) {
+            toast(error.message);
+          }
+        },
+      }, t("table.join_seat", { n: seat.seat + 1 })))));
+  }
+  if (openSeats.length && table.status === "open" && (message.seat !== null || message.is_host)) {
+    parts.push(el("h4", {}, t("table.invite")));
+    parts.push(el("ul", { class: "invites" }, openSeats.map((seat) => {
+      const link = `${window.location.origin}/tables/${tableId}?seat=${seat.seat}`;
+      return el("li", {}, el("span", {}, t("lobby.seat_n", { n: seat.seat + 1 })), " ",
+        el("input", { class: "invite-link", readonly: true, value: link, onclick: (e) => e.target.select() }),
+        el("button", { onclick: () => navigator.clipboard?.writeText(link) }, t("table.copy")));
+    })));
+  }
+  if (message.is_host && table.status !== "finished") {
+    const replaceable = table.seats.filter((seat) => seat.kind === "human" && seat.seat !== message.seat);
+    if (replaceable.length) {
+      parts.push(el("div", { class: "host-tools" }, replaceable.map((seat) => el("button", {
+        class: "replace-bot", dataset: { seat: seat.seat },
+        onclick: async () => {
+          try {
+            await api(`/api/tables/${tableId}/seats/${seat.seat}/bot`, { method: "POST", body: {} });
+          } catch (error) {
+            toast(error.message);
+          }
+        },
+      }, t("table.replace_with_bot", { n: seat.seat + 1 })))));
+    }
+  }
+  if (message.seat !== null && table.status === "running") {
+    parts.push(el("button", { id: "leave", class: "link", onclick: async () => {
+      if (!window.confirm(t("table.leave_confirm"))) return;
+      await api(`/api/tables/${tableId}/leave`, { method: "POST", body: {} });
+      socket?.close();
+    } }, t("table.leave")));
+  }
+  if (table.status === "finished") {
+    parts.push(el("h4", {}, t("table.final_scores")));
+    parts.push(el("table", { class: "grid final-scores", id: "final-scores" }, el("tbody", {},
+      table.seats.map((seat) => el("tr", { class: table.winners?.includes(seat.seat) ? "winner" : "" },
+        el("td", {}, seatName(seat)), el("td", {}, String(table.scores?.[seat.seat] ?? "")),
+        el("td", {}, table.winners?.includes(seat.seat) ? t("table.winner") : ""))))));
+    parts.push(el("a", { class: "button", id: "replay-link", href: `/tables/${tableId}/replay` }, t("lobby.replay")));
+  }
+  panel.replaceChildren(...parts);
+}
+
+function drawLog() {
+  const list = document.getElementById("log");
+  const { table } = message;
+  if (renderer?.renderLog) {  // the game keeps its own log of public events (and of this seat's private ones)
+    list.replaceChildren(renderer.renderLog(message));
+    return;
+  }
+  const entries = message.log.slice(-200).reverse();
+  list.replaceChildren(el("ul", { class: "log" }, entries.map((entry) => el("li", {},
+    el("span", { class: "who" }, seatName(table.seats[entry.seat])), " ",
+    entry.action === null ? el("span", { class: "muted" }, t("log.moved")) : el("code", {}, renderer?.actionLabel?.(entry.action, message) ?? entry.action)))));
+}
+
+function draw() {
+  if (!message) return;
+  const { table } = message;
+  document.title = `meeple — ${t(`game.${table.game}.title`) === `game.${table.game}.title` ? table.title : t(`game.${table.game}.title`)}`;
+  document.getElementById("table-title").textContent = document.title.replace("meeple — ", "");
+  drawSeats();
+  drawBanner();
+  drawTablePanel();
+  drawLog();
+  const board = document.getElementById("board");
+  board.dataset.version = String(message.version);
+  board.replaceChildren(renderer.render(message, { act, readOnly: false }));
+}
+
+async function main() {
+  await loadLanguage();
+  document.getElementById("language-slot").replaceChildren(languagePicker(() => {
+    translatePage(document);
+    draw();
+  }));
+  const first = await api(`/api/tables/${tableId}`);
+  renderer = await loadRenderer(first.table.game);
+  show(first);
+  connect();
+}
+
+main().catch((error) => toast(error.message));

@@ -1,0 +1,108 @@
+"""A real uvicorn server on 127.0.0.1 (free port, temp SQLite file) and Debian's chromium via Playwright.
+
+Without chromium the tests are skipped with the reason, except in CI (``CI=true``), where they must run.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+if not CHROMIUM and not IN_CI:
+    pytest.skip("chromium is not installed (apt-get install chromium); browser tests skipped", allow_module_level=True)
+
+from playwright.sync_api import Browser, sync_playwright  # noqa: E402
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class Server:
+    def __init__(self, tmp: Path) -> None:
+        self.tmp = tmp
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.database_url = f"sqlite:///{tmp / 'meeple.sqlite3'}"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log: IO[bytes] | None = None
+
+    def start(self) -> None:
+        env = dict(os.environ, MEEPLE_DATABASE_URL=self.database_url, MEEPLE_BOT_DELAY="0",
+                   PYTHONPATH=str(ROOT))
+        self.log = (self.tmp / "server.log").open("ab")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "--factory", "tests.browser.toy_app:make_app",
+             "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"],
+            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.url}/api/games", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("the server did not start:\n" + (self.tmp / "server.log").read_text())
+
+    def stop(self, hard: bool = False) -> None:
+        """Stop the server: politely (SIGTERM), or ``hard`` (SIGKILL, as a crash or power cut would)."""
+        if self.process is not None and self.process.poll() is None:
+            if hard:
+                self.process.kill()
+            else:
+                self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+        if self.log is not None:
+            self.log.close()
+            self.log = None
+
+    def restart(self, hard: bool = False) -> None:
+        self.stop(hard)
+        self.start()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = Server(tmp_path)
+    running.start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM:
+        pytest.fail("chromium is required in CI (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+        )
+        yield launched
+        launched.close()

@@ -1,0 +1,88 @@
+"""Take the screenshots in docs/screenshots/: ``python -m tests.browser.screenshots``.
+
+Starts a real server on a temporary database, plays part of a Citadels game against three bots by
+clicking, and photographs the lobby, the table (in English, 繁體中文 and 日本語), the final scores and
+a replay.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import Page, sync_playwright
+
+from tests.browser.conftest import CHROMIUM, ROOT, Server
+from tests.browser.test_citadels_table import choose
+
+OUT = ROOT / "docs" / "screenshots"
+
+
+def click_some(page: Page, count: int) -> None:
+    for _ in range(count * 50):
+        if count <= 0 or page.locator("#citadels-final").count():
+            return
+        actions = page.locator("[data-action]").evaluate_all("els => els.map(e => e.dataset.action)")
+        if actions and not page.locator("body.waiting-for-server").count():
+            page.locator(f'[data-action="{actions[choose(actions)]}"]').first.click()
+            count -= 1
+        page.wait_for_timeout(40)
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        server = Server(Path(tmp))
+        server.start()
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(
+                    executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+                page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+                # a finished toy game and a finished Citadels game fill the lobby's lists
+                page.goto(server.url + "/")
+                page.fill("#name", "Ada")
+                page.click("#create-button")
+                page.wait_for_url("**/tables/*")
+                click_some(page, 400)
+                page.screenshot(path=str(OUT / "citadels-final.png"))
+                page.click("#replay-link")
+                page.wait_for_selector(".citadels")
+                page.select_option("#replay-seat", "2")
+                for _ in range(25):
+                    page.click("#replay-next")
+                page.wait_for_timeout(300)
+                page.screenshot(path=str(OUT / "citadels-replay.png"))
+
+                page.goto(server.url + "/")
+                page.fill("#name", "Ada")
+                page.select_option("#seat-kind-3", "human")
+                page.click("#create-button")
+                page.wait_for_url("**/tables/*")
+                page.goto(server.url + "/")
+                page.fill("#name", "Ada")
+                page.click("#create-button")
+                page.wait_for_url("**/tables/*")
+                click_some(page, 14)
+                page.wait_for_timeout(300)
+                page.screenshot(path=str(OUT / "citadels-table.png"))
+                for code, name in (("zh-Hant", "zh-hant"), ("ja", "ja")):
+                    page.select_option("#language", code)
+                    page.wait_for_timeout(300)
+                    page.screenshot(path=str(OUT / f"citadels-table-{name}.png"))
+                page.select_option("#language", "en")
+                page.goto(server.url + "/")
+                page.wait_for_selector(".table-row")
+                page.wait_for_timeout(300)
+                page.screenshot(path=str(OUT / "lobby.png"))
+                browser.close()
+        finally:
+            server.stop()
+    print(f"screenshots written to {OUT}: {', '.join(sorted(p.name for p in OUT.glob('*.png')))}")
+
+
+if __name__ == "__main__":
+    if not CHROMIUM or not shutil.which(CHROMIUM):
+        raise SystemExit("chromium is needed (apt-get install chromium)")
+    main()

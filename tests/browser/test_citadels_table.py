@@ -1,0 +1,191 @@
+"""A person plays a whole game of Citadels against three bots by clicking, reloads mid-game, and the
+browser never receives (nor draws) anything but seat 0's own view."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, WebSocket, expect
+from sqlalchemy import create_engine, text
+
+from meeple.core.registry import game_names, load_game
+from tests.browser.conftest import Server
+
+pytestmark = pytest.mark.skipif("citadels" not in game_names(), reason="the Citadels engine is not installed")
+
+#: Which clickable action a test player prefers, so games end in a reasonable number of clicks.
+PREFERENCE = ("build:", "keep:", "pick:", "gold", "tax", "graveyard:take", "kill:", "rob:", "end")
+
+
+def choose(actions: list[str]) -> int:
+    for prefix in PREFERENCE:
+        for index, action in enumerate(actions):
+            if action.startswith(prefix):
+                return index
+    return 0
+
+
+def views_by_version(server: Server, table_id: str, seat: int) -> list[dict[str, Any]]:
+    """Seat's view after every action, rebuilt from the database the server wrote."""
+    engine = create_engine(server.database_url)
+    with engine.connect() as connection:
+        row = connection.execute(text("select players, seed, options from game_tables where id = :t"),
+                                 {"t": table_id}).one()
+        notations = connection.execute(text("select notation from actions where table_id = :t order by idx"),
+                                       {"t": table_id}).scalars().all()
+    engine.dispose()
+    options = row.options if isinstance(row.options, dict) else json.loads(row.options)
+    state = load_game("citadels").new_game(row.players, seed=row.seed, options=options)
+    views = [state.view(seat)]
+    for notation in notations:
+        state.apply(notation)
+        views.append(state.view(seat))
+    return views
+
+
+#: One consistent reading of the page: the version drawn, its clickable actions and the hand on show
+#: (only one hand panel, seat 0's; no other seat's cards are ever drawn as a hand).
+SHOWN = """(seat) => {
+  const hands = [...document.querySelectorAll('.cz-hand')];
+  if (hands.length !== 1 || hands[0].dataset.seat !== String(seat)) throw new Error('another seat hand is drawn');
+  return {
+    version: Number(document.getElementById('board').dataset.version),
+    actions: [...document.querySelectorAll('[data-action]')].map((e) => e.dataset.action),
+    hand: [...hands[0].querySelectorAll('.district')].map((e) => e.dataset.card),
+    waiting: document.body.classList.contains('waiting-for-server'),
+  };
+}"""
+
+
+def test_a_whole_citadels_game_against_three_bots_by_clicking(browser: Browser, server: Server) -> None:
+    page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    frames: list[dict[str, Any]] = []
+
+    def watch(socket: WebSocket) -> None:
+        socket.on("framereceived", lambda payload: frames.append(json.loads(payload)))
+
+    page.on("websocket", watch)
+    page.goto(server.url + "/")
+    page.select_option("#game", "citadels")
+    page.fill("#name", "Ada")
+    for seat in (1, 2, 3):
+        expect(page.locator(f"#seat-kind-{seat}")).to_have_value("bot:random")
+    page.click("#create-button")
+    page.wait_for_url(re.compile(r".*/tables/[0-9a-f]+$"))
+    table_id = page.url.rsplit("/", 1)[1]
+    expect(page.locator(".citadels")).to_be_visible()
+
+    clicks = 0
+    reloaded = False
+    deadline = time.monotonic() + 150
+    while not page.locator("#citadels-final").count():
+        assert time.monotonic() < deadline, f"the game did not finish ({clicks} clicks)"
+        shown_now = page.evaluate(SHOWN, 0)
+        actions, version = shown_now["actions"], shown_now["version"]
+        if not actions or shown_now["waiting"]:
+            page.wait_for_timeout(30)
+            continue
+        shown = [f for f in frames if f["type"] == "state" and f["version"] == version]
+        if not shown:  # the frame's event has not reached the test yet
+            page.wait_for_timeout(30)
+            continue
+        latest = shown[-1]
+        assert sorted(actions) == sorted(set(latest["legal"])), "every legal action is clickable, nothing else"
+        assert sorted(shown_now["hand"]) == sorted(latest["view"]["hand"])
+        page.locator(f'[data-action="{actions[choose(actions)]}"]').first.click()
+        clicks += 1
+        if clicks == 12 and not reloaded:
+            page.reload()
+            expect(page.locator(".seat-chip.me")).to_contain_text("Ada")
+            expect(page.locator("#connection")).to_have_attribute("data-state", "online")
+            reloaded = True
+            state = page.request.get(f"{server.url}/api/tables/{table_id}").json()
+            assert state["seat"] == 0
+            assert state["view"] == views_by_version(server, table_id, 0)[state["version"]]
+
+    expect(page.locator("#final-scores")).to_be_visible()
+    expect(page.locator("#banner")).to_contain_text("Game over")
+    assert reloaded and clicks > 10
+
+    # Everything the page was ever sent is seat 0's own view of that moment, and nothing else.
+    views = views_by_version(server, table_id, 0)
+    states = [f for f in frames if f["type"] == "state"]
+    assert states and not [f for f in frames if f["type"] == "error"]
+    for frame in states:
+        assert frame["seat"] == 0
+        if frame["view"] is not None:
+            assert frame["view"] == views[frame["version"]]
+        assert all(entry["action"] is None for entry in frame["log"] if entry["seat"] != 0)
+        assert not {"history", "rng", "body"} & set(frame) and '"rng"' not in json.dumps(frame["view"])
+    assert states[-1]["is_over"] and states[-1]["version"] == len(views) - 1
+
+    page.click("#replay-link")
+    expect(page.locator("#replay-position")).to_contain_text("step 0 of")
+    page.select_option("#replay-seat", "1")
+    page.click("#replay-next")
+    expect(page.locator("#replay-position")).to_contain_text("step 1 of")
+    expect(page.locator(".cz-hand")).to_have_attribute("data-seat", "1")
+    page.click("#replay-last")
+    expect(page.locator("#citadels-final")).to_be_visible()
+
+
+def record_frames(page: Page) -> list[dict[str, Any]]:
+    frames: list[dict[str, Any]] = []
+    page.on("websocket", lambda socket: socket.on("framereceived", lambda payload: frames.append(json.loads(payload))))
+    return frames
+
+
+def test_two_people_and_two_bots_play_citadels_in_two_browsers(browser: Browser, server: Server) -> None:
+    ada = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    bob = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    frames = {0: record_frames(ada), 1: record_frames(bob)}
+    ada.goto(server.url + "/")
+    ada.select_option("#game", "citadels")
+    ada.fill("#name", "Ada")
+    ada.select_option("#seat-kind-1", "human")
+    ada.click("#create-button")
+    ada.wait_for_url(re.compile(r".*/tables/[0-9a-f]+$"))
+    table_id = ada.url.rsplit("/", 1)[1]
+    bob.goto(ada.locator(".invite-link").first.input_value())
+    bob.fill("#join-name", "Bob")
+    bob.click("button.join-seat.invited")
+    expect(bob.locator(".cz-hand")).to_have_attribute("data-seat", "1")
+
+    # Both play the first two rounds; then Bob leaves, a bot takes his seat, and Ada plays on to the end.
+    pages = {0: ada, 1: bob}
+    players = dict(pages)
+    deadline = time.monotonic() + 150
+    while not ada.locator("#citadels-final").count():
+        assert time.monotonic() < deadline, "the game did not finish"
+        if 1 in players and ada.locator(".cz-status").inner_text().startswith("Round 3"):
+            bob.once("dialog", lambda dialog: dialog.accept())
+            bob.click("#leave")
+            expect(bob.locator("#table-panel")).to_contain_text("You are watching")
+            expect(ada.locator('.seat-chip[data-seat="1"]')).to_contain_text("Bot 2")
+            del players[1]
+        moved = False
+        for seat, page in players.items():
+            shown = page.evaluate(SHOWN, seat)
+            if shown["actions"] and not shown["waiting"]:
+                page.locator(f'[data-action="{shown["actions"][choose(shown["actions"])]}"]').first.click()
+                moved = True
+        if not moved:
+            ada.wait_for_timeout(30)
+    assert 1 not in players, "Bob left during the game"
+    expect(bob.locator("#citadels-final")).to_be_visible()
+
+    # Bob watched as a spectator before he sat down and after he left; otherwise each browser only
+    # ever got its own seat's view.
+    views = {who: views_by_version(server, table_id, who) for who in (None, 0, 1)}
+    for seat in pages:
+        states = [f for f in frames[seat] if f["type"] == "state" and f["view"] is not None]
+        assert states and states[-1]["is_over"]
+        for frame in states:
+            assert frame["seat"] in (seat, None)
+            assert frame["view"] == views[frame["seat"]][frame["version"]]
+    assert [f["seat"] for f in frames[0] if f["type"] == "state"] == [0] * len(
+        [f for f in frames[0] if f["type"] == "state"])

@@ -1,0 +1,75 @@
+"""A real app on a temporary SQLite file, with the toy game registered and bots moving at once.
+
+Every test also runs on PostgreSQL when ``MEEPLE_TEST_POSTGRES_URL`` names a database it may wipe
+(``scripts/test.sh`` starts a loopback PostgreSQL server and sets it).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+
+from meeple.core import registry
+from meeple.server.app import create_app
+from meeple.server.config import Settings
+
+registry.GAME_CLASSES.setdefault("toy", "tests.core.toy_game:Toy")
+
+
+POSTGRES_URL = os.environ.get("MEEPLE_TEST_POSTGRES_URL")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'meeple.sqlite3'}"
+    if not POSTGRES_URL:
+        pytest.skip("MEEPLE_TEST_POSTGRES_URL is not set (scripts/test.sh starts a PostgreSQL server and sets it)")
+    engine = create_engine(POSTGRES_URL)
+    with engine.begin() as connection:
+        connection.execute(text(
+            "DROP TABLE IF EXISTS actions, seats, game_tables, sessions, accounts, alembic_version CASCADE"))
+    engine.dispose()
+    return POSTGRES_URL
+
+
+@pytest.fixture
+def make_client(database_url: str) -> Iterator[Callable[..., TestClient]]:
+    """Start an app (lifespan included) on the test database; several may share it, one after another."""
+    opened: list[TestClient] = []
+
+    def make(bot_delay: float = 0.0) -> TestClient:
+        client = TestClient(create_app(Settings(database_url=database_url, bot_delay=bot_delay)))
+        client.__enter__()
+        opened.append(client)
+        return client
+
+    yield make
+    for client in reversed(opened):
+        client.__exit__(None, None, None)
+
+
+@pytest.fixture
+def client(make_client: Callable[..., TestClient]) -> TestClient:
+    return make_client()
+
+
+def guest(client: TestClient) -> TestClient:
+    """A second browser on the same running app: same server, its own cookie jar."""
+    other = TestClient(client.app)
+    other.portal = client.portal  # type: ignore[attr-defined]
+    return other
+
+
+def create_table(client: TestClient, **fields: Any) -> dict[str, Any]:
+    body = {"game": "toy", "players": 2, "seat": 0, "name": "Ada"} | fields
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    data: dict[str, Any] = response.json()
+    return data

@@ -1,0 +1,49 @@
+"""``meeple serve`` starts the platform on the given host and port, with its SQLite file in the user
+data directory unless told otherwise."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def test_meeple_serve_serves_the_lobby_on_a_default_sqlite_file(tmp_path: Path) -> None:
+    port = free_port()
+    env = {key: value for key, value in os.environ.items() if key != "MEEPLE_DATABASE_URL"}
+    env.update(XDG_DATA_HOME=str(tmp_path / "data"), PYTHONPATH=str(ROOT))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "meeple.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--bot-delay", "0"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                lobby = httpx.get(f"http://127.0.0.1:{port}/", timeout=1)
+                break
+            except httpx.HTTPError:
+                assert process.poll() is None and time.monotonic() < deadline, "meeple serve did not start"
+                time.sleep(0.1)
+        assert lobby.status_code == 200 and "lobby.js" in lobby.text
+        games = httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=5).json()
+        assert "random" in games["bot_levels"]
+        assert (tmp_path / "data" / "meeple" / "meeple.sqlite3").exists()
+    finally:
+        process.terminate()
+        output = process.communicate(timeout=15)[0].decode()
+    assert f"http://127.0.0.1:{port}" in output
