@@ -4,6 +4,9 @@ import * as generic from "./generic.js";
 
 const DRAWINGS = {
   citadels: "./citadels.js",
+  burgundy: "./burgundy.js",
+  caylus: "./caylus.js",
+  palais_royal: "./palais_royal.js",
 };
 
 /** The renderer module for `game`: its own drawing if it has one, else the generic panels. */

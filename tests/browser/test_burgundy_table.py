@@ -1,0 +1,210 @@
+"""A person plays a whole game of The Castles of Burgundy against a bot by clicking (dice, depot tiles,
+lit estate spaces, goods, ships, building effects), reloads mid-game, and the browser never receives
+anything but seat 0's own view. The test also photographs the table on a desktop and at phone width
+(docs/screenshots/burgundy-table.png and burgundy-table-phone.png)."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, WebSocket, expect
+from sqlalchemy import create_engine, text
+
+from meeple.core.registry import game_names, load_game
+from tests.browser.conftest import ROOT, Server
+
+pytestmark = pytest.mark.skipif("burgundy" not in game_names(), reason="the Burgundy engine is not installed")
+
+SHOTS = ROOT / "docs" / "screenshots"
+
+#: Which clickable action the test player prefers: placing tiles exercises the estate and its chains.
+PREFERENCE = ("place:", "keep:", "ship:", "take:", "sell:", "discard:", "die:", "workers", "skip", "pass")
+
+
+def choose(actions: list[str]) -> str:
+    for prefix in PREFERENCE:
+        for action in actions:
+            if action.startswith(prefix):
+                return action
+    return actions[0]
+
+
+def views_by_version(server: Server, table_id: str, seat: int | None) -> list[dict[str, Any]]:
+    """Seat's view after every action, rebuilt from the database the server wrote."""
+    engine = create_engine(server.database_url)
+    with engine.connect() as connection:
+        row = connection.execute(text("select players, seed, options from game_tables where id = :t"),
+                                 {"t": table_id}).one()
+        notations = connection.execute(text("select notation from actions where table_id = :t order by idx"),
+                                       {"t": table_id}).scalars().all()
+    engine.dispose()
+    options = row.options if isinstance(row.options, dict) else json.loads(row.options)
+    state = load_game("burgundy").new_game(row.players, seed=row.seed, options=options)
+    views = [state.view(seat)]
+    for notation in notations:
+        state.apply(notation)
+        views.append(state.view(seat))
+    return views
+
+
+#: One reading of the page: the version drawn, its clickable actions, the stored tile being placed,
+#: and every tile drawn on the main board and in storage (to compare with the view).
+SHOWN = """() => ({
+  version: Number(document.getElementById('board').dataset.version),
+  actions: [...document.querySelectorAll('[data-action]')].map((e) => e.dataset.action),
+  selected: document.querySelector('.bg-stored.selected')?.dataset.tile ?? null,
+  selectable: [...document.querySelectorAll('[data-select]')].map((e) => e.dataset.select),
+  depots: Object.fromEntries([...document.querySelectorAll('.bg-depot')].map((d) =>
+    [d.dataset.depot, [...d.querySelectorAll('.bg-depot-tile')].map((e) => e.dataset.tile)])),
+  storage: Object.fromEntries([...document.querySelectorAll('.bg-player')].map((p) =>
+    [p.dataset.seat, [...p.querySelectorAll('.bg-stored')].map((e) => e.dataset.tile)])),
+  waiting: document.body.classList.contains('waiting-for-server'),
+})"""
+
+
+def check_drawing(shown: dict[str, Any], frame: dict[str, Any]) -> None:
+    """The page offers exactly the legal actions (placements: those of the chosen stored tile) and
+    draws exactly the tiles of the view, nothing else."""
+    legal = set(frame["legal"])
+    actions = set(shown["actions"])
+    assert actions <= legal, f"not legal: {actions - legal}"
+    others = {a for a in legal if not a.startswith("place:")}
+    assert others <= actions, f"not clickable: {others - actions}"
+    placements = {a for a in legal if a.startswith("place:")}
+    if placements:
+        assert shown["selected"] in {a[6:].split("@")[0] for a in placements}
+        assert {a for a in placements if a[6:].split("@")[0] == shown["selected"]} <= actions
+    view = frame["view"]
+    for depot, tiles in shown["depots"].items():
+        assert set(tiles) == set(view["depots"][depot])
+    for seat, tiles in shown["storage"].items():
+        assert set(tiles) == set(view["players"][int(seat)]["storage"])
+
+
+def test_a_whole_burgundy_game_against_a_bot_by_clicking(browser: Browser, server: Server) -> None:
+    page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    frames: list[dict[str, Any]] = []
+
+    def watch(socket: WebSocket) -> None:
+        socket.on("framereceived", lambda payload: frames.append(json.loads(payload)))
+
+    page.on("websocket", watch)
+    page.goto(server.url + "/")
+    page.select_option("#game", "burgundy")
+    page.fill("#players", "2")
+    page.dispatch_event("#players", "change")
+    page.fill("#name", "Ada")
+    expect(page.locator("#seat-kind-1")).to_have_value(re.compile(r"^bot:"))
+    page.click("#create-button")
+    page.wait_for_url(re.compile(r".*/tables/[0-9a-f]+$"))
+    table_id = page.url.rsplit("/", 1)[1]
+    expect(page.locator(".burgundy")).to_be_visible()
+    expect(page.locator(".bg-estate")).to_have_count(2)
+
+    clicks = 0
+    reloaded = switched = photographed = False
+    deadline = time.monotonic() + 170
+    while not page.locator("#burgundy-final").count():
+        assert time.monotonic() < deadline, f"the game did not finish ({clicks} clicks)"
+        shown = page.evaluate(SHOWN)
+        if not shown["actions"] or shown["waiting"]:
+            page.wait_for_timeout(20)
+            continue
+        matching = [f for f in frames if f["type"] == "state" and f["version"] == shown["version"]]
+        if not matching:
+            page.wait_for_timeout(20)
+            continue
+        check_drawing(shown, matching[-1])
+        others = [tile for tile in shown["selectable"] if tile != shown["selected"]]
+        if others and not switched:  # choose another stored tile: its own spaces light up
+            page.locator(f'.bg-stored[data-select="{others[0]}"]').click()
+            switched = True
+            continue
+        page.locator(f'[data-action="{choose(shown["actions"])}"]').first.click()
+        clicks += 1
+        if clicks == 15 and not reloaded:
+            page.reload()
+            expect(page.locator(".seat-chip.me")).to_contain_text("Ada")
+            expect(page.locator("#connection")).to_have_attribute("data-state", "online")
+            expect(page.locator(".burgundy")).to_be_visible()
+            reloaded = True
+            state = page.request.get(f"{server.url}/api/tables/{table_id}").json()
+            assert state["seat"] == 0
+            assert state["view"] == views_by_version(server, table_id, 0)[state["version"]]
+        if clicks >= 40 and not photographed and page.locator(".bg-space.legal").count():
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SHOTS / "burgundy-table.png"))
+            page.set_viewport_size({"width": 390, "height": 844})
+            page.wait_for_timeout(150)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 400, "the table must fit a phone"
+            page.screenshot(path=str(SHOTS / "burgundy-table-phone.png"))
+            page.set_viewport_size({"width": 1400, "height": 1000})
+            photographed = True
+
+    expect(page.locator("#final-scores")).to_be_visible()
+    expect(page.locator("#banner")).to_contain_text("Game over")
+    assert reloaded and switched and photographed and clicks > 60
+
+    # Everything the page was ever sent is seat 0's own view of that moment, and nothing else.
+    views = views_by_version(server, table_id, 0)
+    states = [f for f in frames if f["type"] == "state"]
+    assert states and not [f for f in frames if f["type"] == "error"]
+    for frame in states:
+        assert frame["seat"] == 0
+        if frame["view"] is not None:
+            assert frame["view"] == views[frame["version"]]
+        assert all(entry["action"] is None for entry in frame["log"] if entry["seat"] != 0)
+        assert not {"history", "rng", "body"} & set(frame) and '"rng"' not in json.dumps(frame["view"])
+    assert states[-1]["is_over"] and states[-1]["version"] == len(views) - 1
+
+    page.click("#replay-link")
+    expect(page.locator("#replay-position")).to_contain_text("step 0 of")
+    page.click("#replay-last")
+    expect(page.locator("#burgundy-final")).to_be_visible()
+    assert not page.locator("[data-action]").count()
+
+
+def test_secret_board_choices_stay_hidden_until_revealed(browser: Browser, server: Server) -> None:
+    """Variant setup with secret choices: the page lets the player pick a board and a start castle by
+    clicking, and never receives nor draws the bot's choices before they are revealed together."""
+    page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    frames: list[dict[str, Any]] = []
+    page.on("websocket", lambda socket: socket.on("framereceived", lambda payload: frames.append(json.loads(payload))))
+    page.goto(server.url + "/")
+    created = page.request.post(f"{server.url}/api/tables", data={
+        "game": "burgundy", "players": 2, "seat": 0, "name": "Ada",
+        "options": {"boards": "choose", "start_castle": "choose", "secret_setup": True},
+        "seats": [{"kind": "human"}, {"kind": "bot", "level": "random"}]}).json()
+    table_id = created["table"]["id"]
+    page.goto(f"{server.url}/tables/{table_id}")
+    expect(page.locator(".burgundy")).to_be_visible()
+    deadline = time.monotonic() + 40
+    clicked: list[str] = []
+    while True:
+        assert time.monotonic() < deadline, f"setup did not finish ({clicked})"
+        shown = page.evaluate(SHOWN)
+        if shown["waiting"] or not shown["actions"]:
+            page.wait_for_timeout(20)
+            continue
+        if any(a.startswith("die:") for a in shown["actions"]):
+            break
+        frame = [f for f in frames if f["type"] == "state" and f["version"] == shown["version"]]
+        if not frame:
+            page.wait_for_timeout(20)
+            continue
+        view = frame[-1]["view"]
+        check_drawing(shown, frame[-1])
+        if view["players"][1]["board_types"] is None:  # the bot's board is secret: nothing of it is drawn
+            assert not page.locator('.bg-estate[data-seat="1"]').count()
+        action = next(a for a in shown["actions"] if a.startswith(("board:", "start:")))
+        page.locator(f'[data-action="{action}"]').first.click()
+        clicked.append(action)
+    assert [a.split(":")[0] for a in clicked] == ["board", "start"]
+    expect(page.locator('.bg-estate[data-seat="1"]')).to_be_visible()
+    views = views_by_version(server, table_id, 0)
+    for frame in (f for f in frames if f["type"] == "state"):
+        assert frame["seat"] == 0 and frame["view"] == views[frame["version"]]
