@@ -84,6 +84,10 @@ OPTIONS = OptionSet(
 )
 
 
+#: resolve_options(None, players), kept per player count
+_DEFAULTS: dict[int, dict[str, OptionValue]] = {}
+
+
 class Burgundy(Game[BurgundyState]):
     name = "burgundy"
     title = "The Castles of Burgundy"
@@ -93,6 +97,14 @@ class Burgundy(Game[BurgundyState]):
     state_class = BurgundyState
 
     def resolve_options(self, options: Mapping[str, Any] | None, players: int) -> dict[str, OptionValue]:
+        if options is None and players in (2, 3, 4):  # defaults: resolved once per player count (immutable values)
+            defaults = _DEFAULTS.get(players)
+            if defaults is None:
+                defaults = _DEFAULTS[players] = self._resolve(options, players)
+            return dict(defaults)
+        return self._resolve(options, players)
+
+    def _resolve(self, options: Mapping[str, Any] | None, players: int) -> dict[str, OptionValue]:
         resolved = super().resolve_options(options, players)
         first = resolved["first_seat"]
         if isinstance(first, int) and first >= players:

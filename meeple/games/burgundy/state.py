@@ -147,8 +147,9 @@ class BurgundyState(GameState[BAction]):
     pending: list[tuple[int, ...]]
     depots: list[list[int]]
     dtiles: list[tuple[int, ...]]  # per depot: its distinct tiles, sorted (derived)
-    dtake: list[tuple[BAction, ...]]  # per numbered depot: the take actions for them (derived)
-    dbuy: list[tuple[BAction, ...]]  # per depot: the purchases of them for 2 silverlings (derived)
+    #: per depot, the actions on its distinct tiles in dtiles order (derived): for the black depot 0
+    #: the purchases for 2 silverlings, for the numbered depots 1-6 the takes.
+    dactions: list[tuple[BAction, ...]]
     depot_goods: list[list[int]]
     round_goods: list[int]
     white: int
@@ -174,11 +175,8 @@ class BurgundyState(GameState[BAction]):
         self.is_over = False
         self.final = None
         # hex piles: one white pile per colour, one black pile (reference §3.1)
-        self.piles = [[] for _ in range(6)]
-        self.black_pile = []
-        for code, (white, black) in enumerate(TILE_COUNTS):
-            self.piles[TILE_TYPE[code]].extend([code] * white)
-            self.black_pile.extend([code] * black)
+        self.piles = [list(pile) for pile in _WHITE_PILES]
+        self.black_pile = list(_BLACK_PILE)
         for pile in self.piles:
             rng.shuffle(pile)
         rng.shuffle(self.black_pile)
@@ -219,8 +217,7 @@ class BurgundyState(GameState[BAction]):
         self.removed = []
         self.depots = [[EMPTY] * (BLACK_DEPOT_SPACES if d == 0 else 4) for d in range(7)]
         self.dtiles = [()] * 7
-        self.dtake = [()] * 7
-        self.dbuy = [()] * 7
+        self.dactions = [()] * 7
         self.depot_goods = [[0] * 7 for _ in range(7)]
         self.round_goods = []
         self.white = 0
@@ -303,29 +300,26 @@ class BurgundyState(GameState[BAction]):
 
     def _start_phase(self) -> None:
         """Clear and refill the depots, lay this phase's goods face up (reference §3.2)."""
-        n = self.players
         phase = self.phase
         keep_smc = bool(self.options["keep_smc_on_depots"])
+        piles = [*self.piles, self.black_pile]  # index 6: the black pile
+        removed = self.removed
         filled: dict[str, list[str]] = {}
-        for d in range(7):
+        for d, plan in enumerate(_FILL_PLAN[self.players][phase]):
             slots = self.depots[d]
-            used = 2 * n if d == 0 else len(slots)
-            for i in range(len(slots)):
-                tile = slots[i]
-                if tile != EMPTY and not (keep_smc and TILE_TYPE[tile] in (S, M, C)):
-                    self.removed.append(tile)
-                    slots[i] = EMPTY
             names = []
-            for i in range(used):
-                if d and DEPOT_SPACES[d][i][1] > n:
-                    continue
-                if slots[i] != EMPTY:
-                    continue
-                pile = self.black_pile if d == 0 else self.piles[depot_space_type(d, i, n, phase)]
-                if pile:
-                    slots[i] = pile.pop()
-                    names.append(TILE_NAMES[slots[i]])
-            filled[str(d)] = names
+            for i, p in enumerate(plan):  # each space: clear it (unless kept), then refill it if in use
+                tile = slots[i]
+                if tile != EMPTY:
+                    if keep_smc and _SMC[tile]:
+                        continue
+                    removed.append(tile)
+                if p >= 0 and piles[p]:
+                    tile = slots[i] = piles[p].pop()
+                    names.append(TILE_NAMES[tile])
+                else:
+                    slots[i] = EMPTY
+            filled[_DEPOT_KEYS[d]] = names
             self._refresh_depot(d)
         self.round_goods = self.stacks[phase]
         self.stacks[phase] = []
@@ -337,27 +331,25 @@ class BurgundyState(GameState[BAction]):
         pos, arr = self.track_pos, self.track_arrival
         self.order = sorted(range(n), key=lambda s: (-pos[s], -arr[s]))
         randbelow = self.rng.randbelow
+        dice = self.dice
         for seat in self.order:
-            self.dice[seat] = [randbelow(6) + 1, randbelow(6) + 1]
-        self.white = randbelow(6) + 1
+            dice[seat] = [randbelow(6) + 1, randbelow(6) + 1]
+        white = self.white = randbelow(6) + 1
         g = self.round_goods[self.round]
         self.round_goods[self.round] = EMPTY
-        self.depot_goods[self.white][g] += 1
+        self.depot_goods[white][g] += 1
         self.log.append({"event": "round", "phase": PHASE_LETTERS[self.phase], "round": self.round + 1,
-                         "order": list(self.order), "dice": [list(d) for d in self.dice],
-                         "white": self.white, "goods": g})
-        self.turn_index = 0
-        self._start_turn()
-
-    def _start_turn(self) -> None:
-        seat = self.order[self.turn_index]
-        self.dice_left = list(self.dice[seat])
+                         "order": list(self.order), "dice": [list(d) for d in dice],
+                         "white": white, "goods": g})
+        self.turn_index = 0  # the first seat's turn: its two dice, no purchase yet
+        self.dice_left = list(dice[self.order[0]])
         self.bought = False
 
     def _end_turn(self) -> None:
-        self.turn_index += 1
-        if self.turn_index < self.players:
-            self._start_turn()
+        index = self.turn_index = self.turn_index + 1
+        if index < self.players:  # the next seat's turn: its two dice, no purchase yet
+            self.dice_left = list(self.dice[self.order[index]])
+            self.bought = False
             return
         self.round += 1
         if self.round < ROUNDS:
@@ -469,20 +461,30 @@ class BurgundyState(GameState[BAction]):
         if found is not None:
             legal = self._legal
             if legal is None:
-                legal = self._legal = () if self.is_over else tuple(self._compute_legal())
+                legal = self.legal_actions()
             if found in legal:  # nothing is legal once the game is over
                 self._apply(found)
                 self._history_notations.append(found.text)
                 return
         super().apply(action)
 
-    def legal_actions(self) -> Sequence[BAction]:
+    def legal_actions(self) -> tuple[BAction, ...]:
+        """The cached legal actions, computed once per position (the two common cases directly)."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = () if self.is_over else tuple(self._compute_legal())
+            pending = self.pending
+            if self.is_over:
+                legal = ()
+            elif not pending:
+                legal = self._turn_actions()
+            elif pending[-1][0] == P_DIE:
+                legal = tuple(self._die_actions(self.order[self.turn_index], pending[-1][1]))
+            else:
+                legal = tuple(self._compute_legal())
+            self._legal = legal
         return legal
 
-    def _compute_legal(self) -> list[BAction]:
+    def _compute_legal(self) -> Sequence[BAction]:
         pending = self.pending
         if not pending:
             return self._turn_actions()
@@ -492,7 +494,7 @@ class BurgundyState(GameState[BAction]):
         if kind == P_DIE:
             return self._die_actions(seat, top[1])
         if kind == P_BONUS:
-            out = [a for d in range(1, 7) for a in self.dtake[d]]
+            out = [a for d in range(1, 7) for a in self.dactions[d]]
             out += self._place_actions(seat)
             goods = self.goods[seat]
             out += [act.SELL_ACTIONS[g] for g in range(1, 7) if goods[g]]
@@ -515,11 +517,9 @@ class BurgundyState(GameState[BAction]):
                 out.append(act.SKIP_ACTION)
             return out
         if kind == P_DISCARD:
-            return [act.DISCARD_ACTIONS[t] for t in sorted(set(self.storage[seat]))]
+            return tuple(map(act.DISCARD_ACTIONS.__getitem__, sorted(set(self.storage[seat]))))
         if kind == P_SHIP:
-            if self.kmask[seat] & K05:
-                return [*act.SHIP_ACTIONS[1:], *act.SHIP_PAIR_ACTIONS[1:]]
-            return list(act.SHIP_ACTIONS[1:])
+            return _SHIP_CHOICES_K05 if self.kmask[seat] & K05 else _SHIP_CHOICES
         if kind == P_KEEP:
             new = self._new_kinds(seat, top[1])
             return [act.KEEP_ACTIONS[sum(1 << g for g in combo)] for combo in combinations(new, top[2])]
@@ -531,25 +531,19 @@ class BurgundyState(GameState[BAction]):
         # P_START
         return [act.START_ACTIONS[s] for s in BOARDS[self.board[seat]].castle_spaces]
 
-    def _turn_actions(self) -> list[BAction]:
+    def _turn_actions(self) -> tuple[BAction, ...]:
+        """Choose a die, buy from the black depot once, or pass once both dice are used (§3.3)."""
         left = self.dice_left
-        die = act.DIE_ACTIONS
-        if len(left) == 2:
-            a, b = left
-            out = [die[a]] if a == b else [die[a], die[b]] if a < b else [die[b], die[a]]
-        elif left:
-            out = [die[left[0]]]
-        else:
-            out = []
+        choices = _TURN_CHOICES[left[0] * 8 + left[1] if len(left) == 2 else 64 + left[0] if left else 72]
         if not self.bought:
             seat = self.order[self.turn_index]
             if self.silver[seat] >= PURCHASE_COST or self.kmask[seat] & K06:
-                out += self._buy_actions(seat)
-        if not left:
-            out.append(act.PASS_ACTION)
-        return out
+                buys = self._buy_actions(seat)
+                if buys:  # purchases come after the dice and before the pass
+                    return (*choices, *buys) if left else (*buys, act.PASS_ACTION)
+        return choices
 
-    def _buy_actions(self, seat: int) -> list[BAction]:
+    def _buy_actions(self, seat: int) -> tuple[BAction, ...]:
         silver = self.silver[seat]
         has_k06 = self.kmask[seat] & K06
         if has_k06 and self.options["k06_pay_with_workers"]:
@@ -558,16 +552,16 @@ class BurgundyState(GameState[BAction]):
         else:
             pays = [0] if silver >= PURCHASE_COST else []
         if not pays:
-            return []
+            return ()
         if pays == [0] and not has_k06:
-            return list(self.dbuy[0])
+            return self.dactions[0]
         out = []
         for d in range(7) if has_k06 else (0,):
             tiles = self.dtiles[d]
             for w in pays:
                 row = act.BUY_ACTIONS[w][d]
                 out += [row[t] for t in tiles]
-        return out
+        return tuple(out)
 
     def _take_actions(self, type_mask: int) -> list[BAction]:
         """Takes from the numbered depots of tiles whose type is in ``type_mask`` (building effects)."""
@@ -578,24 +572,23 @@ class BurgundyState(GameState[BAction]):
         return out
 
     def _refresh_depot(self, d: int) -> None:
-        """Keep the sorted distinct tiles of a depot (and their take actions) ready for legal_actions."""
-        tiles = tuple(sorted({t for t in self.depots[d] if t != EMPTY}))
-        self.dtiles[d] = tiles
-        buy = act.BUY_ACTIONS[0][d]
-        self.dbuy[d] = tuple(buy[t] for t in tiles)
-        if d:
-            row = act.TAKE_ACTIONS[d]
-            self.dtake[d] = tuple(row[t] for t in tiles)
+        """Keep the sorted distinct tiles of a depot (and their actions) ready for legal_actions."""
+        tiles = sorted(set(self.depots[d]))
+        if tiles and tiles[0] == EMPTY:  # EMPTY (-1) sorts first
+            del tiles[0]
+        self.dtiles[d] = tuple(tiles)
+        row = act.TAKE_ACTIONS[d] if d else act.BUY_ACTIONS[0][0]
+        self.dactions[d] = tuple(map(row.__getitem__, tiles))
 
     def _remove_from_depot(self, d: int, tile: int) -> None:
         slots = self.depots[d]
         slots[slots.index(tile)] = EMPTY
-        if tile not in slots:  # the last copy left: drop it from the derived lists
-            i = self.dtiles[d].index(tile)
-            self.dtiles[d] = self.dtiles[d][:i] + self.dtiles[d][i + 1 :]
-            self.dbuy[d] = self.dbuy[d][:i] + self.dbuy[d][i + 1 :]
-            if d:
-                self.dtake[d] = self.dtake[d][:i] + self.dtake[d][i + 1 :]
+        if tile not in slots:  # the last copy left: drop it from the derived tuples
+            tiles = self.dtiles[d]
+            i = tiles.index(tile)
+            self.dtiles[d] = tiles[:i] + tiles[i + 1 :]
+            actions = self.dactions[d]
+            self.dactions[d] = actions[:i] + actions[i + 1 :]
 
     def _die_cost(self, seat: int, rolled: int, target: int, free: int) -> int:
         """Workers needed to turn ``rolled`` into ``target`` (reference §3.5, D13, D14)."""
@@ -608,33 +601,38 @@ class BurgundyState(GameState[BAction]):
 
     def _die_actions(self, seat: int, r: int) -> list[BAction]:
         """A die's actions: values within reach of the workers (and free ±1) of ``r`` (§3.5, §3.6)."""
-        workers = self.workers[seat]
         kmask = self.kmask[seat]
+        workers = self.workers[seat]
         steps = 2 * workers if kmask & K08 else workers  # how far workers alone can move the die
-        reach = REACH[r]
-        take_limit = steps + 1 if kmask & K12 else steps
-        take_mask = reach[take_limit if take_limit < 3 else 3]
+        if steps > 3:  # three steps reach every value
+            steps = 3
+        reach = _REACH[r]
         out: list[BAction] = []
-        dtake = self.dtake
-        for d in range(1, 7):
-            if take_mask >> d & 1 and dtake[d]:
-                out += dtake[d]
+        dactions = self.dactions
+        for d in _VALUES[reach[steps + 1 if kmask & K12 else steps]]:
+            out += dactions[d]
         storage = self.storage[seat]
         if storage:
-            board = BOARDS[self.board[seat]]
+            board = _BOARDS[self.board[seat]]
             frontier = self.frontier[seat]
             type_reach = board.type_reach
             for t in sorted(set(storage)) if len(storage) > 1 else storage:
                 ttype = TILE_TYPE[t]
-                limit = steps + 1 if kmask & FREE_BIT[ttype] else steps
-                spaces = type_reach[ttype][reach[limit if limit < 3 else 3]] & frontier
-                if spaces:
+                spaces = type_reach[ttype][reach[steps + 1 if kmask & FREE_BIT[ttype] else steps]] & frontier
+                if not spaces:
+                    continue
+                if ttype == B:
                     self._add_places(out, seat, board, t, spaces)
+                else:  # as _add_places, inlined for the tile types without a city restriction
+                    row = act.PLACE_ACTIONS[t]
+                    while spaces:
+                        low = spaces & -spaces
+                        spaces ^= low
+                        out.append(row[low.bit_length() - 1])
         goods = self.goods[seat]
-        sell_mask = reach[steps if steps < 3 else 3]
-        for g in range(1, 7):
-            if goods[g] and sell_mask >> g & 1:
-                out.append(act.SELL_ACTIONS[g])
+        for g in _VALUES[reach[steps]]:
+            if goods[g]:
+                out.append(_SELL[g])
         out.append(act.WORKERS_ACTION)
         return out
 
@@ -647,15 +645,15 @@ class BurgundyState(GameState[BAction]):
             bit = 1 << tile
             while spaces:
                 low = spaces & -spaces
-                s = low.bit_length() - 1
                 spaces ^= low
+                s = low.bit_length() - 1
                 if not city[region_of[s]] & bit:
                     out.append(row[s])
         else:
             while spaces:
                 low = spaces & -spaces
-                out.append(row[low.bit_length() - 1])
                 spaces ^= low
+                out.append(row[low.bit_length() - 1])
 
     def _place_actions(self, seat: int) -> list[BAction]:
         """Placements with any die number (castle bonus action, City Hall)."""
@@ -673,10 +671,8 @@ class BurgundyState(GameState[BAction]):
 
     def _new_kinds(self, seat: int, mask: int) -> list[int]:
         goods = self.goods[seat]
-        return [
-            g for g in range(1, 7)
-            if not goods[g] and any(self.depot_goods[d][g] for d in range(1, 7) if mask >> d & 1)
-        ]
+        ships = [self.depot_goods[d] for d in _VALUES[mask]]
+        return [g for g in range(1, 7) if not goods[g] and any(here[g] for here in ships)]
 
     # --- applying actions ---------------------------------------------------------------------------
 
@@ -684,12 +680,13 @@ class BurgundyState(GameState[BAction]):
         self._legal = None
         kind = action.kind
         pending = self.pending
-        seat = pending[-1][1] if pending and pending[-1][0] >= P_BOARD else self.order[self.turn_index]
-        if not pending:
+        if not pending:  # the turn itself: a die, a purchase or the pass
+            seat = self.order[self.turn_index]
             if kind == KIND_DIE:
-                self.dice_left.remove(action.a)
-                pending.append(DIE_PENDING[action.a])
-                self.log.append({"event": "die", "seat": seat, "value": action.a})
+                value = action.a
+                self.dice_left.remove(value)
+                pending.append(DIE_PENDING[value])
+                self.log.append({"event": "die", "seat": seat, "value": value})
             elif kind == KIND_BUY:
                 self._buy(seat, action)
             else:  # PASS
@@ -698,19 +695,24 @@ class BurgundyState(GameState[BAction]):
             return
         top = pending.pop()
         pkind = top[0]
+        seat = top[1] if pkind >= P_BOARD else self.order[self.turn_index]
         if pkind == P_DIE:
-            r = top[1]
-            if kind == KIND_TAKE:
-                spent = self._die_cost(seat, r, action.a, 1 if self.kmask[seat] & K12 else 0)
-            elif kind == KIND_PLACE:
-                ttype = TILE_TYPE[action.a]
-                spent = self._die_cost(seat, r, SPACE_DIE[action.b], 1 if self.kmask[seat] & FREE_BIT[ttype] else 0)
-            elif kind == KIND_SELL:
-                spent = self._die_cost(seat, r, action.a, 0)
-            else:
-                spent = 0
-            self.workers[seat] -= spent
+            target = _DIE_TARGET.get(action)
+            spent = 0
+            if target is not None:  # a take, placement or sale: workers bridge the distance to the die
+                kmask = self.kmask[seat]
+                value, free_bit = target
+                need = DIST[top[1]][value] - (1 if kmask & free_bit else 0)
+                if need > 0:
+                    spent = (need + 1) >> 1 if kmask & K08 else need
+                    self.workers[seat] -= spent
             self._do_action(seat, action, "die", spent)
+        elif pkind == P_DISCARD:
+            storage = self.storage[seat]
+            storage.remove(action.a)
+            self.removed.append(action.a)
+            storage.append(top[1])
+            self.log.append({"event": "discard", "seat": seat, "tile": TILE_NAMES[action.a]})
         elif pkind == P_BONUS:
             self._do_action(seat, action, "castle", 0)
         elif pkind in (P_CITYHALL, P_WAREHOUSE, P_BUILD_TAKE):
@@ -718,11 +720,6 @@ class BurgundyState(GameState[BAction]):
                 self.log.append({"event": "skip", "seat": seat, "effect": PENDING_NAMES[pkind]})
             else:
                 self._do_action(seat, action, PENDING_NAMES[pkind], 0)
-        elif pkind == P_DISCARD:
-            self.storage[seat].remove(action.a)
-            self.removed.append(action.a)
-            self.storage[seat].append(top[1])
-            self.log.append({"event": "discard", "seat": seat, "tile": TILE_NAMES[action.a]})
         elif pkind == P_SHIP:
             self._ship(seat, action.a)
         elif pkind == P_KEEP:
@@ -758,10 +755,15 @@ class BurgundyState(GameState[BAction]):
     def _do_action(self, seat: int, action: BAction, source: str, spent: int) -> None:
         kind = action.kind
         if kind == KIND_TAKE:
-            self._remove_from_depot(action.a, action.b)
-            self.log.append({"event": "take", "seat": seat, "depot": action.a, "tile": TILE_NAMES[action.b],
+            tile = action.b
+            self._remove_from_depot(action.a, tile)
+            self.log.append({"event": "take", "seat": seat, "depot": action.a, "tile": TILE_NAMES[tile],
                              "by": source, "workers": spent})
-            self._gain_tile(seat, action.b)
+            storage = self.storage[seat]
+            if len(storage) >= HEX_STORAGE:
+                self.pending.append((P_DISCARD, tile))
+            else:
+                storage.append(tile)
         elif kind == KIND_PLACE:
             self._place(seat, action.a, action.b, source, spent)
         elif kind == KIND_SELL:
@@ -809,7 +811,7 @@ class BurgundyState(GameState[BAction]):
 
     def _place(self, seat: int, tile: int, space: int, source: str, spent: int) -> None:
         """Put a stored tile on the estate, then region score, colour bonus, type effect (D21)."""
-        board = BOARDS[self.board[seat]]
+        board = _BOARDS[self.board[seat]]
         estate = self.estate[seat]
         self.storage[seat].remove(tile)
         estate[space] = tile
@@ -886,28 +888,31 @@ class BurgundyState(GameState[BAction]):
     def _ship(self, seat: int, mask: int) -> None:
         """Take the ship's goods (D12): held kinds fully, new kinds while slots remain."""
         goods = self.goods[seat]
-        held = sum(1 for g in range(1, 7) if goods[g])
-        taken = self._take_goods(seat, mask, sum(1 << g for g in range(1, 7) if goods[g]))
+        held = 0  # bit mask of the goods kinds held
+        for g in range(1, 7):
+            if goods[g]:
+                held |= 1 << g
+        taken = self._take_goods(seat, mask, held)
         new = self._new_kinds(seat, mask)
-        free = GOODS_SLOTS - held
+        free = GOODS_SLOTS - len(_VALUES[held])
         if len(new) <= free:
             taken += self._take_goods(seat, mask, sum(1 << g for g in new))
         elif free > 0:
             self.pending.append((P_KEEP, mask, free))
-        self.log.append({"event": "ship", "seat": seat, "depots": [d for d in range(1, 7) if mask >> d & 1],
-                         "taken": taken})
+        self.log.append({"event": "ship", "seat": seat, "depots": list(_VALUES[mask]), "taken": taken})
 
     def _take_goods(self, seat: int, depot_mask: int, kind_mask: int) -> list[int]:
         goods = self.goods[seat]
-        taken = []
-        for d in range(1, 7):
-            if depot_mask >> d & 1:
-                here = self.depot_goods[d]
-                for g in range(1, 7):
-                    if kind_mask >> g & 1 and here[g]:
-                        goods[g] += here[g]
-                        taken += [g] * here[g]
-                        here[g] = 0
+        taken: list[int] = []
+        kinds = _VALUES[kind_mask]
+        for d in _VALUES[depot_mask]:
+            here = self.depot_goods[d]
+            for g in kinds:
+                count = here[g]
+                if count:
+                    goods[g] += count
+                    taken += [g] * count
+                    here[g] = 0
         return taken
 
     def expand_notation(self, notation: str) -> list[str] | None:
@@ -1148,8 +1153,7 @@ class BurgundyState(GameState[BAction]):
         self.colour_left = [[] for _ in range(n)]
         self.kmask = [0] * n
         self.dtiles = [()] * 7
-        self.dtake = [()] * 7
-        self.dbuy = [()] * 7
+        self.dactions = [()] * 7
         for d in range(7):
             self._refresh_depot(d)
         for seat in range(n):
@@ -1225,49 +1229,48 @@ class BurgundyState(GameState[BAction]):
     def clone(self) -> Self:
         other = type(self).__new__(type(self))
         self._copy_common_to(other)
-        other.board = list(self.board)
-        other.estate = [list(e) for e in self.estate]
-        other.frontier = list(self.frontier)
-        other.city_b = [list(c) for c in self.city_b]
-        other.start_space = list(self.start_space)
-        other.region_left = [list(r) for r in self.region_left]
-        other.colour_left = [list(c) for c in self.colour_left]
-        other.storage = [list(s) for s in self.storage]
-        other.goods = [list(g) for g in self.goods]
-        other.sold = [list(g) for g in self.sold]
-        other.silver = list(self.silver)
-        other.workers = list(self.workers)
-        other.vp = list(self.vp)
-        other.kmask = list(self.kmask)
-        other.dice = [list(d) for d in self.dice]
-        other.track_pos = list(self.track_pos)
-        other.track_arrival = list(self.track_arrival)
+        other.board = self.board.copy()
+        other.estate = list(map(list, self.estate))
+        other.frontier = self.frontier.copy()
+        other.city_b = list(map(list, self.city_b))
+        other.start_space = self.start_space.copy()
+        other.region_left = list(map(list, self.region_left))
+        other.colour_left = list(map(list, self.colour_left))
+        other.storage = list(map(list, self.storage))
+        other.goods = list(map(list, self.goods))
+        other.sold = list(map(list, self.sold))
+        other.silver = self.silver.copy()
+        other.workers = self.workers.copy()
+        other.vp = self.vp.copy()
+        other.kmask = self.kmask.copy()
+        other.dice = list(map(list, self.dice))
+        other.track_pos = self.track_pos.copy()
+        other.track_arrival = self.track_arrival.copy()
         other.final = [dict(f) for f in self.final] if self.final is not None else None
         other.arrival_counter = self.arrival_counter
-        other.bonus_large = list(self.bonus_large)
-        other.bonus_small = list(self.bonus_small)
+        other.bonus_large = self.bonus_large.copy()
+        other.bonus_small = self.bonus_small.copy()
         other.phase = self.phase
         other.round = self.round
-        other.order = list(self.order)
+        other.order = self.order.copy()
         other.turn_index = self.turn_index
-        other.dice_left = list(self.dice_left)
+        other.dice_left = self.dice_left.copy()
         other.bought = self.bought
-        other.pending = list(self.pending)
-        other.depots = [list(d) for d in self.depots]
-        other.dtiles = list(self.dtiles)
-        other.dtake = list(self.dtake)
-        other.dbuy = list(self.dbuy)
-        other.depot_goods = [list(g) for g in self.depot_goods]
-        other.round_goods = list(self.round_goods)
+        other.pending = self.pending.copy()
+        other.depots = list(map(list, self.depots))
+        other.dtiles = self.dtiles.copy()
+        other.dactions = self.dactions.copy()
+        other.depot_goods = list(map(list, self.depot_goods))
+        other.round_goods = self.round_goods.copy()
         other.white = self.white
-        other.stacks = [list(s) for s in self.stacks]
-        other.box = list(self.box)
-        other.piles = [list(p) for p in self.piles]
-        other.black_pile = list(self.black_pile)
-        other.removed = list(self.removed)
+        other.stacks = list(map(list, self.stacks))
+        other.box = self.box.copy()
+        other.piles = list(map(list, self.piles))
+        other.black_pile = self.black_pile.copy()
+        other.removed = self.removed.copy()
         other.start_castles = self.start_castles
-        other.log = list(self.log)
-        other.private_log = [list(p) for p in self.private_log]
+        other.log = self.log.copy()
+        other.private_log = list(map(list, self.private_log))
         other.is_over = self.is_over
         other._legal = self._legal
         return other
@@ -1312,6 +1315,72 @@ class BurgundyState(GameState[BAction]):
 
 
 _NEIGHBOURS = NEIGHBOURS
+#: the unshuffled hex piles: one white pile per type, and the black pile, in tile-code order
+_WHITE_PILES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(code for code, (white, _) in enumerate(TILE_COUNTS) if TILE_TYPE[code] == t for _ in range(white))
+    for t in range(6)
+)
+_BLACK_PILE: tuple[int, ...] = tuple(code for code, (_, black) in enumerate(TILE_COUNTS) for _ in range(black))
+_BOARDS: dict[str, Board] = dict(BOARDS)  # a plain dict: a little faster to index than the read-only view
+_SELL = act.SELL_ACTIONS
+#: _VALUES[mask] = the die values (or depot / goods numbers) 1-6 whose bits are set in ``mask``
+_VALUES: tuple[tuple[int, ...], ...] = tuple(tuple(v for v in range(1, 7) if mask >> v & 1) for mask in range(128))
+#: _REACH[rolled][limit]: REACH with one more column, so that ``limit`` may be 4 (a free +1 on 3 steps)
+_REACH: tuple[tuple[int, ...], ...] = tuple((*row, row[3]) for row in REACH)
+
+
+def _turn_choices() -> tuple[tuple[BAction, ...], ...]:
+    """The turn's choices without purchases, indexed by the dice left: 8 * a + b for two dice (as
+    rolled), 64 + a for one, 72 for none (then only the pass). Two dice are offered in increasing order."""
+    die = act.DIE_ACTIONS
+    table: list[tuple[BAction, ...]] = [()] * 73
+    table[72] = (act.PASS_ACTION,)
+    for a in range(7):
+        table[64 + a] = (die[a],)
+        for b in range(7):
+            table[8 * a + b] = (die[a],) if a == b else (die[min(a, b)], die[max(a, b)])
+    return tuple(table)
+
+
+_TURN_CHOICES = _turn_choices()
+#: a ship's depot choices: one numbered depot, or (with K05) also two neighbouring ones
+_SHIP_CHOICES = act.SHIP_ACTIONS[1:]
+_SHIP_CHOICES_K05 = (*act.SHIP_ACTIONS[1:], *act.SHIP_PAIR_ACTIONS[1:])
+
+#: whether a tile is a ship, mine or castle (these may stay on the depots, D5)
+_SMC: tuple[bool, ...] = tuple(TILE_TYPE[t] in (S, M, C) for t in range(TILE_KINDS))
+_DEPOT_KEYS = tuple(str(d) for d in range(7))
+
+
+def _fill_plan(players: int, phase: int) -> tuple[tuple[int, ...], ...]:
+    """Per depot and space, the pile refilling it at a phase start: a type, 6 for the black pile, or -1
+    for a space not used with this many players."""
+    plan = [tuple(6 if i < 2 * players else -1 for i in range(BLACK_DEPOT_SPACES))]
+    for d in range(1, 7):
+        plan.append(tuple(depot_space_type(d, i, players, phase) if DEPOT_SPACES[d][i][1] <= players else -1
+                          for i in range(4)))
+    return tuple(plan)
+
+
+#: _FILL_PLAN[players][phase]
+_FILL_PLAN = tuple(tuple(_fill_plan(n, phase) for phase in range(PHASES)) for n in range(5))
+
+
+def _die_targets() -> dict[BAction, tuple[int, int]]:
+    """For each take, placement and sale: the die value it needs and the knowledge bit giving a free ±1."""
+    targets: dict[BAction, tuple[int, int]] = {}
+    for d in range(1, 7):
+        for take in act.TAKE_ACTIONS[d]:
+            targets[take] = (d, K12)
+        targets[act.SELL_ACTIONS[d]] = (d, 0)
+    for tile in range(TILE_KINDS):
+        for space in range(1, SPACES + 1):
+            targets[act.PLACE_ACTIONS[tile][space]] = (SPACE_DIE[space], FREE_BIT[TILE_TYPE[tile]])
+    return targets
+
+
+#: what ``_die_cost`` needs to know about a die's action (the workers action needs no particular value)
+_DIE_TARGET = _die_targets()
 
 
 #: how many integers follow the kind in each pending entry
