@@ -3,12 +3,14 @@
 
 import { api, el, languagePicker, loadLanguage, seatName, t, toast, translatePage } from "./common.js";
 import { loadRenderer } from "./games/index.js";
+import { installHelp } from "./help.js";
 
 const tableId = decodeURIComponent(window.location.pathname.split("/")[2]);
 let renderer = null;
 let current = null;
 let step = 0;
 let seat = null;
+let game = null;
 
 const slider = () => document.getElementById("replay-step");
 
@@ -62,13 +64,16 @@ function go(to) {
 
 async function main() {
   await loadLanguage();
+  const help = installHelp(document.getElementById("help-slot"), () => game);
   document.getElementById("language-slot").replaceChildren(languagePicker(() => {
     translatePage(document);
+    help.refresh();
     if (current) seatPicker(current.table);
     draw();
   }));
   const info = await api(`/api/tables/${tableId}`);
-  renderer = await loadRenderer(info.table.game);
+  game = info.table.game;
+  renderer = await loadRenderer(game);
   seatPicker(info.table);
   document.getElementById("replay-first").onclick = () => go(0);
   document.getElementById("replay-prev").onclick = () => go(step - 1);
@@ -76,6 +81,8 @@ async function main() {
   document.getElementById("replay-last").onclick = () => go(current.steps);
   slider().oninput = () => go(Number(slider().value));
   document.addEventListener("keydown", (event) => {
+    // arrows step the replay, except while typing or reading the rules help
+    if (help.isOpen() || event.target.closest?.("input, select, textarea")) return;
     if (event.key === "ArrowLeft") go(step - 1);
     if (event.key === "ArrowRight") go(step + 1);
   });

@@ -3,6 +3,7 @@
 
 import { api, el, languagePicker, loadLanguage, seatName, t, toast, translatePage } from "./common.js";
 import { loadRenderer } from "./games/index.js";
+import { installHelp } from "./help.js";
 
 const NAME_KEY = "meeple.name";
 const tableId = decodeURIComponent(window.location.pathname.split("/")[2]);
@@ -13,6 +14,7 @@ let renderer = null;
 let socket = null;
 let retryDelay = 500;
 let waiting = false;
+let help = null;
 
 function setConnection(state) {
   const node = document.getElementById("connection");
@@ -212,9 +214,11 @@ function draw() {
 
 async function main() {
   await loadLanguage();
+  help = installHelp(document.getElementById("help-slot"), () => message?.table.game);
   document.getElementById("language-slot").replaceChildren(languagePicker(() => {
     translatePage(document);
     draw();
+    help.refresh();
   }));
   const first = await api(`/api/tables/${tableId}`);
   renderer = await loadRenderer(first.table.game);
