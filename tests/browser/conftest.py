@@ -106,3 +106,13 @@ def browser() -> Iterator[Browser]:
         )
         yield launched
         launched.close()
+
+
+def screenshot_dir() -> Path:
+    """Where browser tests save screenshots: docs/screenshots/ with MEEPLE_SCREENSHOTS=1 (to refresh the
+    committed pictures), otherwise a fresh temporary folder, so running the suite never dirties the tree."""
+    if os.environ.get("MEEPLE_SCREENSHOTS"):
+        return ROOT / "docs" / "screenshots"
+    import tempfile
+
+    return Path(tempfile.mkdtemp(prefix="meeple-screenshots-"))

@@ -15,11 +15,11 @@ from playwright.sync_api import Browser, WebSocket, expect
 from sqlalchemy import create_engine, text
 
 from meeple.core.registry import game_names, load_game
-from tests.browser.conftest import ROOT, Server
+from tests.browser.conftest import Server, screenshot_dir
 
 pytestmark = pytest.mark.skipif("burgundy" not in game_names(), reason="the Burgundy engine is not installed")
 
-SHOTS = ROOT / "docs" / "screenshots"
+SHOTS = screenshot_dir()  # docs/screenshots/ only with MEEPLE_SCREENSHOTS=1
 
 #: Which clickable action the test player prefers: placing tiles exercises the estate and its chains.
 PREFERENCE = ("place:", "keep:", "ship:", "take:", "sell:", "discard:", "die:", "workers", "skip", "pass")
