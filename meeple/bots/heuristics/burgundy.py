@@ -53,6 +53,7 @@ from meeple.games.burgundy.data import (
     ANIMAL_KIND,
     BANK,
     BOARDING,
+    BOARDS_BY_TYPES,
     CARPENTER,
     CHURCH,
     CITYHALL,
@@ -118,41 +119,6 @@ def _parse(text: str) -> Parsed:
     return parsed
 
 
-class _Geometry:
-    """Regions of one estate board, computed once from its 37 type letters."""
-
-    def __init__(self, letters: str) -> None:
-        self.types = (-1, *(TYPE_LETTERS.index(ch) for ch in letters))
-        region_of = [-1] * (SPACES + 1)
-        regions: list[tuple[int, ...]] = []
-        for start in range(1, SPACES + 1):
-            if region_of[start] >= 0:
-                continue
-            index = len(regions)
-            todo, members = [start], []
-            region_of[start] = index
-            while todo:
-                s = todo.pop()
-                members.append(s)
-                for nb in NEIGHBOURS[s]:
-                    if region_of[nb] < 0 and self.types[nb] == self.types[s]:
-                        region_of[nb] = index
-                        todo.append(nb)
-            regions.append(tuple(members))
-        self.region_of = tuple(region_of)
-        self.regions = tuple(regions)
-
-
-_GEOMETRY: dict[str, _Geometry] = {}
-
-
-def _geometry(letters: str) -> _Geometry:
-    geo = _GEOMETRY.get(letters)
-    if geo is None:
-        geo = _GEOMETRY[letters] = _Geometry(letters)
-    return geo
-
-
 class _Ctx:
     """What the deciding seat knows, decoded once per decision from its view."""
 
@@ -169,7 +135,7 @@ class _Ctx:
         self.other_dice: tuple[int, ...] = tuple(self.dice_left)
         self.sale_per_tile = options.get("sale_vp", "per_tile") == "per_tile"
         letters = me.get("board_types")
-        self.geo = _geometry(letters) if letters else None
+        self.geo = BOARDS_BY_TYPES[letters] if letters else None
         estate = [-1] * (SPACES + 1)
         for space, name in me["estate"].items():
             estate[int(space)] = TILE_BY_NAME[name]

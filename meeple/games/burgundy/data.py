@@ -187,6 +187,8 @@ def _board(key: str, letters: str) -> Board:
 
 
 BOARDS: Mapping[str, Board] = MappingProxyType({key: _board(key, t) for key, t in BOARD_TYPES.items()})
+#: The same boards by their 37 space-type letters, as a seat's view shows them.
+BOARDS_BY_TYPES: Mapping[str, Board] = MappingProxyType({BOARD_TYPES[key]: board for key, board in BOARDS.items()})
 BOARD_IDS = tuple(range(1, 10))
 
 # --- scoring constants (reference §2.4, §3.16) ----------------------------------------------------------
