@@ -1,0 +1,265 @@
+"""A person plays a whole game of Palais Royal against a heuristic bot by clicking on the garden, the
+palace rooms (Stairway moves click-click: a room, then where to), the cards and the step bar; reloads
+mid-game; and the browser never receives (nor draws) anything but seat 0's own view: no frame differs
+from the server's view(0), the bot's hand and its Back door draw never appear in the DOM. The test also
+photographs the table at desktop and phone width into docs/screenshots/ (palais_royal-table.png,
+palais_royal-table-phone.png, palais_royal-final.png)."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, WebSocket, expect
+from sqlalchemy import create_engine, text
+
+from meeple.core.registry import game_names, load_game
+from tests.browser.conftest import Server, screenshot_dir
+
+pytestmark = pytest.mark.skipif("palais_royal" not in game_names(), reason="the Palais Royal engine is not installed")
+
+SHOTS = screenshot_dir()  # docs/screenshots/ only with MEEPLE_SCREENSHOTS=1
+SEAL_ROOMS = ("MIN", "OFF", "KIN", "POM")
+NO_SIDE_SCROLL = "() => document.scrollingElement.scrollWidth <= window.innerWidth"
+
+
+def choose(actions: list[str], view: dict[str, Any], seat: int) -> str:
+    """The test player's move, from what its page shows: balanced setup, every income taken, the best
+    noble recruited, a few Stairway moves towards the Mint, Office and seal rooms, then `end`."""
+    rooms = view["rooms"]
+
+    def first(prefix: str) -> str | None:
+        return next((a for a in actions if a == prefix or a.startswith(prefix)), None)
+
+    if any(a.startswith("place:") for a in actions):
+        if rooms["BAC"][seat] == 0 and "place:BAC" in actions:
+            return "place:BAC"
+        for code in sorted(SEAL_ROOMS, key=lambda r: rooms[r][seat]):
+            if f"place:{code}" in actions:
+                return f"place:{code}"
+        return actions[0]
+    if any(a.startswith("edge:") for a in actions):
+        return "edge:pool" if "edge:pool" in actions else actions[0]
+    recruits = [a for a in actions if a.startswith("recruit:")]
+    if recruits:
+        garden = {g["square"]: g for g in view["garden"]}
+        return max(recruits, key=lambda a: view["noble_data"][garden[a[8:]]["noble"]]["vp"])
+    for prefix in ("play:FAVOUR", "gate", "mint", "king", "pomp", "draw", "keep:"):
+        found = first(prefix)
+        if found:
+            return found
+    move = stairway_move(actions, view, seat)
+    if move:
+        return move
+    return "end" if "end" in actions else actions[0]
+
+
+def stairway_move(actions: list[str], view: dict[str, Any], seat: int) -> str | None:
+    """A servant from a room with some to spare, one step along a shortest path towards a room that
+    wants more (the Mint, Office, King, Pompadour up to 3, the Back door up to 1)."""
+    rooms = view["rooms"]
+    spare = {"GAT": 0, "CAR": 0, "BAC": 1, "PAR": 2, "STA": 2, "MIN": 3}
+    wanted = {**{code: 3 for code in SEAL_ROOMS}, "BAC": 1}
+    targets = [code for code, most in wanted.items() if rooms[code][seat] < most]
+    distance = {code: 0 for code in targets}
+    frontier = list(targets)
+    while frontier:  # breadth-first distances to the nearest room that wants a servant
+        code = frontier.pop(0)
+        for other in view["adjacent"][code]:
+            if other not in distance:
+                distance[other] = distance[code] + 1
+                frontier.append(other)
+    best: tuple[int, str] | None = None
+    for action in actions:
+        if not action.startswith("move:"):
+            continue
+        source, target = action[5:8], action[9:]
+        if source in targets or source not in spare or rooms[source][seat] <= spare[source]:
+            continue
+        if target in distance and distance[target] < distance.get(source, 99):
+            key = (distance[target], action)
+            best = key if best is None or key < best else best
+    return best[1] if best else None
+
+
+def views_by_version(server: Server, table_id: str, seat: int | None) -> list[dict[str, Any]]:
+    """Seat's view after every action, rebuilt from the database the server wrote."""
+    engine = create_engine(server.database_url)
+    with engine.connect() as connection:
+        row = connection.execute(text("select players, seed, options from game_tables where id = :t"),
+                                 {"t": table_id}).one()
+        notations = connection.execute(text("select notation from actions where table_id = :t order by idx"),
+                                       {"t": table_id}).scalars().all()
+    engine.dispose()
+    options = row.options if isinstance(row.options, dict) else json.loads(row.options)
+    state = load_game("palais_royal").new_game(row.players, seed=row.seed, options=options)
+    views = [state.view(seat)]
+    for notation in notations:
+        state.apply(notation)
+        views.append(state.view(seat))
+    return views
+
+
+#: One reading of the page: the version drawn, every clickable action (moves as the rooms they start
+#: from carry them), the hand on show (only seat 0's), the palace and the garden as drawn.
+SHOWN = """(seat) => {
+  const hands = [...document.querySelectorAll('.pr-hand')];
+  if (hands.length > 1 || (hands.length && hands[0].dataset.seat !== String(seat))) {
+    throw new Error('another seat hand is drawn');
+  }
+  if (document.querySelector('.pr-seat:not(.me) .pcard')) throw new Error('a card is drawn in another seat');
+  return {
+    version: Number(document.getElementById('board').dataset.version),
+    actions: [...document.querySelectorAll('[data-action]')].map((e) => e.dataset.action),
+    moves: [...document.querySelectorAll('.room[data-moves]')].flatMap((e) => e.dataset.moves.split(' ')),
+    hand: hands.length ? Object.fromEntries([...hands[0].querySelectorAll('.pcard')].map((c) =>
+      [c.dataset.card, Number((c.querySelector('.ccount')?.textContent || 'x1').slice(1))])) : null,
+    drawn: [...document.querySelectorAll('#drawn .pcard')].map((c) => c.dataset.card),
+    rooms: Object.fromEntries([...document.querySelectorAll('.room')].map((r) => [r.dataset.room,
+      Object.fromEntries([...r.querySelectorAll('.count')].map((c) => [c.dataset.seat, Number(c.dataset.n)]))])),
+    garden: Object.fromEntries([...document.querySelectorAll('.square')].map((s) => [s.dataset.square,
+      [s.querySelector('.noble')?.dataset.noble || null, s.querySelector('.cost-now')?.textContent ?? null,
+       s.querySelector('.garden-servant')?.dataset.seat ?? null]])),
+    gold: [...document.querySelectorAll('.pr-seat')].map((p) =>
+      [Number(p.dataset.seat), Number(p.querySelector('[data-stat=gold] b').textContent)]),
+    waiting: document.body.classList.contains('waiting-for-server'),
+  };
+}"""
+
+
+def shoot(page: Page, name: str, width: int, height: int) -> None:
+    page.set_viewport_size({"width": width, "height": height})
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(150)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / name))
+    assert page.evaluate(NO_SIDE_SCROLL), f"{name}: the page scrolls sideways"
+    page.set_viewport_size({"width": 1400, "height": 1000})
+
+
+def check_drawing(shown: dict[str, Any], view: dict[str, Any]) -> None:
+    """What the page draws is the view it was sent: rooms, garden (nobles, costs now, edge servants),
+    gold, this seat's hand and draw."""
+    for code, counts in view["rooms"].items():
+        assert shown["rooms"][code] == {str(s): n for s, n in enumerate(counts) if n}, code
+    for square in view["garden"]:
+        cost = square.get("cost")
+        servant = square["servant"]
+        assert shown["garden"][square["square"]] == [square["noble"], None if cost is None else str(cost),
+                                                     None if servant is None else str(servant)], square
+    assert dict(shown["gold"]) == dict(enumerate(view["gold"]))
+    assert shown["hand"] == view["hand"]
+    pending = view["pending"] or {}
+    assert shown["drawn"] == (pending.get("cards") or [])
+
+
+def test_a_whole_palais_royal_game_against_a_bot_by_clicking(browser: Browser, server: Server) -> None:
+    page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    frames: list[dict[str, Any]] = []
+
+    def watch(socket: WebSocket) -> None:
+        socket.on("framereceived", lambda payload: frames.append(json.loads(payload)))
+
+    page.on("websocket", watch)
+    page.goto(server.url + "/")
+    page.select_option("#game", "palais_royal")
+    page.fill("#players", "2")
+    page.locator("#players").dispatch_event("change")
+    page.fill("#name", "Ada")
+    expect(page.locator("#seat-kind-1")).to_have_value(re.compile(r"^bot:"))
+    page.select_option("#seat-kind-1", "bot:heuristic")
+    expect(page.locator("#seat-kind-2")).to_have_count(0)
+    page.click("#create-button")
+    page.wait_for_url(re.compile(r".*/tables/[0-9a-f]+$"))
+    table_id = page.url.rsplit("/", 1)[1]
+    expect(page.locator(".palais-royal")).to_be_visible()
+    expect(page.locator(".square")).to_have_count(36)
+    expect(page.locator(".room")).to_have_count(9)
+
+    clicks = 0
+    reloaded = False
+    shot = False
+    dragged = False
+    kinds: set[str] = set()
+    deadline = time.monotonic() + 240
+    while not page.locator("#palais-royal-final").count():
+        assert time.monotonic() < deadline, f"the game did not finish ({clicks} clicks)"
+        shown_now = page.evaluate(SHOWN, 0)
+        actions, version = shown_now["actions"], shown_now["version"]
+        if not actions or shown_now["waiting"]:
+            page.wait_for_timeout(20)
+            continue
+        shown = [f for f in frames if f["type"] == "state" and f["version"] == version]
+        if not shown:  # the frame's event has not reached the test yet
+            page.wait_for_timeout(20)
+            continue
+        latest = shown[-1]
+        view = latest["view"]
+        assert sorted(actions + shown_now["moves"]) == sorted(latest["legal"]), "every legal action is clickable once"
+        check_drawing(shown_now, view)
+        kinds.add(latest["legal"][0].split(":")[0])
+        choice = choose(latest["legal"], view, 0)
+        if clicks >= 25 and not (shot and dragged) and not choice.startswith("move:"):
+            # make sure a Stairway move is photographed half done and one is dragged
+            choice = next((a for a in latest["legal"] if a.startswith("move:")), choice)
+        kinds.add(choice.split(":")[0])
+        if choice.startswith("move:") and not dragged and clicks >= 40:
+            # one Stairway move by dragging a servant onto the destination room
+            page.drag_and_drop(f'.room[data-room="{choice[5:8]}"] .drag-servant', f'.room[data-room="{choice[9:]}"]')
+            page.wait_for_function(f"() => Number(document.getElementById('board').dataset.version) > {version}")
+            dragged = True
+            clicks += 1
+            continue
+        if choice.startswith("move:"):
+            source = choice[5:8]
+            page.locator(f'.room[data-room="{source}"]').click()
+            expect(page.locator(f'.room[data-room="{source}"]')).to_have_class(re.compile(r"\bselected\b"))
+            if not shot and clicks >= 25:
+                # a Stairway move half done: the picked-up room and its destinations are highlighted
+                shoot(page, "palais_royal-table.png", 1400, 1000)
+                shoot(page, "palais_royal-table-phone.png", 390, 844)
+                shot = True
+        page.locator(f'[data-action="{choice}"]').click()
+        clicks += 1
+        if clicks == 60 and not reloaded:
+            page.reload()
+            expect(page.locator(".seat-chip.me")).to_contain_text("Ada")
+            expect(page.locator("#connection")).to_have_attribute("data-state", "online")
+            expect(page.locator(".palais-royal")).to_be_visible()
+            reloaded = True
+            state = page.request.get(f"{server.url}/api/tables/{table_id}").json()
+            assert state["seat"] == 0
+            assert state["view"] == views_by_version(server, table_id, 0)[state["version"]]
+
+    expect(page.locator("#final-scores")).to_be_visible()
+    expect(page.locator("#banner")).to_contain_text("Game over")
+    assert reloaded and shot and dragged and clicks > 60, (reloaded, shot, dragged, clicks, kinds)
+    assert {"place", "gate", "move", "mint", "recruit", "draw", "keep", "end"} <= kinds, kinds
+    page.locator("#palais-royal-final").scroll_into_view_if_needed()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "palais_royal-final.png"))
+
+    # Everything the page was ever sent is seat 0's own view of that moment, and nothing else.
+    views = views_by_version(server, table_id, 0)
+    states = [f for f in frames if f["type"] == "state"]
+    assert states and not [f for f in frames if f["type"] == "error"]
+    for frame in states:
+        assert frame["seat"] == 0
+        if frame["view"] is not None:
+            assert frame["view"] == views[frame["version"]]
+            assert "cards" not in (frame["view"]["pending"] or {}) or frame["view"]["pending"]["seat"] == 0
+        assert all(entry["action"] is None for entry in frame["log"] if entry["seat"] != 0)
+        assert not {"history", "rng", "body"} & set(frame) and '"rng"' not in json.dumps(frame["view"])
+    assert states[-1]["is_over"] and states[-1]["version"] == len(views) - 1
+    # the bot's cards were really secret: the spectator's views hold no hand
+    assert all(v["hand"] is None for v in views_by_version(server, table_id, None))
+
+    page.click("#replay-link")
+    expect(page.locator("#replay-position")).to_contain_text("step 0 of")
+    expect(page.locator(".palais-royal .room")).to_have_count(9)
+    page.click("#replay-last")
+    expect(page.locator("#palais-royal-final")).to_be_visible()
+    expect(page.locator(".palais-royal [data-action]")).to_have_count(0)
