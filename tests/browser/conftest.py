@@ -5,6 +5,7 @@ Without chromium the tests are skipped with the reason, except in CI (``CI=true`
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -13,10 +14,13 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import httpx
 import pytest
+from sqlalchemy import create_engine, text
+
+from meeple.core.registry import load_game
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -116,3 +120,22 @@ def screenshot_dir() -> Path:
     import tempfile
 
     return Path(tempfile.mkdtemp(prefix="meeple-screenshots-"))
+
+
+def views_by_version(server: Server, table_id: str, seat: int | None) -> list[dict[str, Any]]:
+    """A seat's view after every action of a table, rebuilt from what the server wrote to its database:
+    the reference every frame a page received is compared with."""
+    engine = create_engine(server.database_url)
+    with engine.connect() as connection:
+        row = connection.execute(text("select game, players, seed, options from game_tables where id = :t"),
+                                 {"t": table_id}).one()
+        notations = connection.execute(text("select notation from actions where table_id = :t order by idx"),
+                                       {"t": table_id}).scalars().all()
+    engine.dispose()
+    options = row.options if isinstance(row.options, dict) else json.loads(row.options)
+    state = load_game(row.game).new_game(row.players, seed=row.seed, options=options)
+    views = [state.view(seat)]
+    for notation in notations:
+        state.apply(notation)
+        views.append(state.view(seat))
+    return views

@@ -10,10 +10,9 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, WebSocket, expect
-from sqlalchemy import create_engine, text
 
-from meeple.core.registry import game_names, load_game
-from tests.browser.conftest import Server
+from meeple.core.registry import game_names
+from tests.browser.conftest import Server, views_by_version
 
 pytestmark = pytest.mark.skipif("citadels" not in game_names(), reason="the Citadels engine is not installed")
 
@@ -27,24 +26,6 @@ def choose(actions: list[str]) -> int:
             if action.startswith(prefix):
                 return index
     return 0
-
-
-def views_by_version(server: Server, table_id: str, seat: int) -> list[dict[str, Any]]:
-    """Seat's view after every action, rebuilt from the database the server wrote."""
-    engine = create_engine(server.database_url)
-    with engine.connect() as connection:
-        row = connection.execute(text("select players, seed, options from game_tables where id = :t"),
-                                 {"t": table_id}).one()
-        notations = connection.execute(text("select notation from actions where table_id = :t order by idx"),
-                                       {"t": table_id}).scalars().all()
-    engine.dispose()
-    options = row.options if isinstance(row.options, dict) else json.loads(row.options)
-    state = load_game("citadels").new_game(row.players, seed=row.seed, options=options)
-    views = [state.view(seat)]
-    for notation in notations:
-        state.apply(notation)
-        views.append(state.view(seat))
-    return views
 
 
 #: One consistent reading of the page: the version drawn, its clickable actions and the hand on show

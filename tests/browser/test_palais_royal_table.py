@@ -14,10 +14,9 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, WebSocket, expect
-from sqlalchemy import create_engine, text
 
-from meeple.core.registry import game_names, load_game
-from tests.browser.conftest import Server, screenshot_dir
+from meeple.core.registry import game_names
+from tests.browser.conftest import Server, screenshot_dir, views_by_version
 
 pytestmark = pytest.mark.skipif("palais_royal" not in game_names(), reason="the Palais Royal engine is not installed")
 
@@ -83,24 +82,6 @@ def stairway_move(actions: list[str], view: dict[str, Any], seat: int) -> str | 
             key = (distance[target], action)
             best = key if best is None or key < best else best
     return best[1] if best else None
-
-
-def views_by_version(server: Server, table_id: str, seat: int | None) -> list[dict[str, Any]]:
-    """Seat's view after every action, rebuilt from the database the server wrote."""
-    engine = create_engine(server.database_url)
-    with engine.connect() as connection:
-        row = connection.execute(text("select players, seed, options from game_tables where id = :t"),
-                                 {"t": table_id}).one()
-        notations = connection.execute(text("select notation from actions where table_id = :t order by idx"),
-                                       {"t": table_id}).scalars().all()
-    engine.dispose()
-    options = row.options if isinstance(row.options, dict) else json.loads(row.options)
-    state = load_game("palais_royal").new_game(row.players, seed=row.seed, options=options)
-    views = [state.view(seat)]
-    for notation in notations:
-        state.apply(notation)
-        views.append(state.view(seat))
-    return views
 
 
 #: One reading of the page: the version drawn, every clickable action (moves as the rooms they start

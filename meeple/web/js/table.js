@@ -126,8 +126,9 @@ function drawTablePanel() {
 
   const openSeats = table.seats.filter((seat) => !seat.taken);
   if (message.seat === null && openSeats.length && table.status !== "finished") {
+    // The panel is redrawn on every update: keep what is typed, so an update never wipes the name.
     const name = el("input", { id: "join-name", maxlength: 40, value: localStorage.getItem(NAME_KEY) || "",
-      placeholder: t("lobby.name_placeholder") });
+      placeholder: t("lobby.name_placeholder"), oninput: () => localStorage.setItem(NAME_KEY, name.value.trim()) });
     parts.push(el("div", { class: "join" }, el("label", {}, el("span", {}, t("lobby.your_name")), name),
       openSeats.map((seat) => el("button", {
         class: `primary join-seat${String(seat.seat) === invitedSeat ? " invited" : ""}`,
