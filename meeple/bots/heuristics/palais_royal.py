@@ -1,0 +1,509 @@
+"""A rule-of-thumb Palais Royal player: every legal action gets a cheap score, the best one is played.
+
+The bot reads only what its seat may know: the rooms, pools, gold, the garden and its servants,
+everyone's nobles and privileges, the turn's public counters, its *own* hand and its own Back door
+draw (the same facts as ``view(seat)``, read from the state's public fields because building a view
+copies the whole log). Other hands, the deck and another seat's draw are never touched. It never
+searches: the most expensive decision (a Stairway move) scores at most a few dozen hypothetical
+servant relocations with a closed-form evaluation, and a step-4 card is tried on one clone.
+
+Rules of thumb it follows:
+
+* **Recruit every turn it can, the best noble first.** A noble is worth its VP, plus its privilege
+  times the turns still to come (none in the final round), plus what its garden servant does to the
+  four edge majorities (when it stands on an edge), minus the gold (about half a VP a coin, nothing in
+  the final round) and the seal and Office servants it sends back to the pool.
+* **Plan the Stairway for this turn's recruit.** Before each move it looks for the one servant
+  relocation (along a shortest path through the palace, within the points left) that most improves
+  ``this turn's best recruit + the long-term worth of the servants' rooms``, and takes its first step.
+  This turn's best recruit is estimated greedily from the gold after the Mint (and a ``PURSE`` in
+  hand), the King's and Pompadour's seals (with the bonus servant of their majority), the Office
+  slots and the seals, slots and discounts of its nobles and cards.
+* **Long-term worth of a room** falls with each extra servant there: a few on the Stairway (movement)
+  and the Parade ground (servants out of the pool, only while the pool holds some), the Mint (gold),
+  the King and Pompadour (seals), one or two in the Office and at the Back door, little in the
+  Cardinal's room, nothing at the Gate; holding a room's majority adds its bonus.
+* **Never empty the Stairway or the Parade ground** before the final round: their first servant is
+  worth far more than any recruit, because a seat with none there can never move or bring a servant
+  in again (random players stall that way; the bot's early drafts did too).
+* **Always bring servants in** at the Parade ground, take the Mint's gold and the King's and
+  Pompadour's bonus servant (from the pool, else from the least useful room).
+* **Cards:** a ``FAVOUR`` is played at once (2 VP instead of 1 in hand); ``PURSE``, the letters,
+  ``RECOMMEND`` and ``PATRON`` only when they make this turn's recruit better by more than the VP the
+  card would score in hand; ``PASSAGE`` and ``REINF`` while the game goes on; ``TIE`` is kept
+  (played only once the hand is over the scoring cap). At the Back door it draws every time and
+  keeps the most useful cards (every card in hand is a VP, up to the cap).
+* **Setup:** the five servants go where the same room values say (the Mint, the Office and the two
+  seal rooms first).
+
+Ties are broken by a tiny noise from the bot's own seeded generator, so a seed gives the same play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from meeple.core.contract import GameState
+from meeple.core.rng import Rng
+from meeple.games.palais_royal import actions as A
+from meeple.games.palais_royal.actions import PalaisAction
+from meeple.games.palais_royal.rules import (
+    BAC,
+    BACKDOOR,
+    CAR,
+    CARDINAL,
+    DISCOUNT,
+    FAVOUR,
+    GAT,
+    KIN,
+    KLETTER,
+    KSEAL,
+    MIN,
+    OFF,
+    P_GATE,
+    P_GOLD,
+    P_MOVE,
+    P_RECRUIT,
+    PAR,
+    PASSAGE,
+    PATRON,
+    POM,
+    PURSE,
+    RECOMMEND,
+    REINF,
+    STA,
+    SUPPLY,
+    TIE,
+    VLETTER,
+    VSEAL,
+)
+
+#: Worth (VP per turn to come) of one unit of each privilege, in PRIVILEGE_CODES order.
+PRIVILEGE_RATE = {P_GATE: 0.35, P_MOVE: 0.45, P_GOLD: 0.5, KSEAL: 0.55, VSEAL: 0.55, CARDINAL: 0.15,
+                  DISCOUNT: 0.5, BACKDOOR: 0.3, P_RECRUIT: 0.6}
+#: Long-term worth of the 1st, 2nd, ... servant in a room (the last value repeats).
+ROOM_CURVE: dict[int, tuple[float, ...]] = {
+    PAR: (5.0, 2.0, 1.2, 0.6, 0.3, 0.15),
+    STA: (6.0, 2.5, 1.5, 1.0, 0.7, 0.4, 0.2, 0.05),
+    MIN: (0.85, 0.8, 0.7, 0.5, 0.3, 0.15),
+    KIN: (0.7, 0.6, 0.45, 0.25, 0.1),
+    POM: (0.7, 0.6, 0.45, 0.25, 0.1),
+    OFF: (0.7, 0.35, 0.1, 0.02),
+    BAC: (0.45, 0.25, 0.05),
+    CAR: (0.2, 0.1, 0.02),
+    GAT: (0.0,),
+}
+#: Worth of holding a room's majority (its bonus), for the rooms whose bonus matters.
+MAJORITY_WORTH = {PAR: 0.5, STA: 0.8, MIN: 0.8, KIN: 1.0, POM: 1.0}
+#: Worth of keeping a drawn card (besides the VP it scores in hand).
+CARD_USE = {REINF: 0.4, PASSAGE: 0.7, PURSE: 1.2, KLETTER: 0.8, VLETTER: 0.8, RECOMMEND: 0.9,
+            PATRON: 0.9, TIE: 0.2, FAVOUR: 1.5}
+STEP4_CARDS = (KLETTER, VLETTER, RECOMMEND, PATRON)
+
+_CURVES = tuple(
+    tuple(sum(ROOM_CURVE[r][min(i, len(ROOM_CURVE[r]) - 1)] for i in range(n)) for n in range(40))
+    for r in range(9)
+)
+
+
+def _distances(adjacent: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
+    out = []
+    for start in range(9):
+        dist = [99] * 9
+        dist[start] = 0
+        frontier = [start]
+        while frontier:
+            nxt = []
+            for r in frontier:
+                for t in adjacent[r]:
+                    if dist[t] == 99:
+                        dist[t] = dist[r] + 1
+                        nxt.append(t)
+            frontier = nxt
+        out.append(tuple(dist))
+    return tuple(out)
+
+
+class HeuristicBot:
+    """Scores each legal action with the rules of thumb of the module docstring and plays the best."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int | str = 0) -> None:
+        self.rng = Rng(seed)
+        self._dist_cache: tuple[Any, tuple[tuple[int, ...], ...]] | None = None
+
+    # --- the decision ---------------------------------------------------------------------------
+
+    def choose(self, state: GameState[Any]) -> Any:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        s: Any = state
+        self.noise = self.rng.random() * 1e-6
+        if s.phase == 0:  # setup
+            return self._setup(s, legal)
+        if s.edge_square >= 0:
+            return self._edge(s, legal)
+        me = s.seat
+        hand = s.hands[me]
+        if hand[FAVOUR] and A.PLAY_CARD[FAVOUR] in legal:
+            return A.PLAY_CARD[FAVOUR]
+        step = s.step
+        if step == 1:
+            return self._gate(s, legal)
+        if step == 2:
+            return self._stairs(s, legal)
+        if step == 3:
+            return self._step3(s, legal)
+        if step == 4:
+            return self._recruit(s, legal)
+        return self._backdoor(s, legal)
+
+    # --- estimates ------------------------------------------------------------------------------
+
+    def _rounds_left(self, s: Any) -> int:
+        """Turns this seat still plays after the current one (0 in the final round)."""
+        if s.final_round:
+            return 0
+        rules = s.rules
+        rate = 0.55 * s.players
+        left = max(1, int((s.garden_left - rules.trigger) / rate + 0.999))
+        if rules.round_limit > 0:
+            left = min(left, max(0, rules.round_limit - s.round))
+        return left
+
+    def _noble_worth(self, s: Any, tile: int, future: int) -> float:
+        rules = s.rules
+        value = float(rules.noble_vp[tile])
+        privilege = rules.noble_privilege[tile]
+        if privilege >= 0 and future > 0:
+            param = rules.noble_param[tile]
+            if privilege == SUPPLY:
+                value += 0.35 * min(param, s.supply[s.seat]) if future > 1 else 0.0
+            else:
+                value += PRIVILEGE_RATE[privilege] * param * min(future, 7) * 1.0
+        return value
+
+    def _edge_worth(self, s: Any, square: int, me: int) -> float:
+        rules = s.rules
+        if not rules.is_edge[square]:
+            return 0.0
+        garden = s.garden_servants
+        before = rules.edge_points(garden, s.players)
+        after_servants = list(garden)
+        after_servants[square] = me
+        after = rules.edge_points(after_servants, s.players)
+        worth = float(after[me] - before[me])
+        others = [before[q] - after[q] for q in range(s.players) if q != me]
+        if others:
+            worth += 0.5 * max(others)
+        return worth + 0.4
+
+    def _candidates(self, s: Any, me: int, future: int) -> list[tuple[float, int, int, int, int]]:
+        """(net worth before gold, turquoise, violet, cost, square) of every noble in the garden."""
+        rules = s.rules
+        out = []
+        seal_cost = 0.3 if future > 0 else 0.0
+        for q, tile in enumerate(s.garden):
+            if tile < 0:
+                continue
+            t = rules.noble_turquoise[tile]
+            v = rules.noble_violet[tile]
+            worth = self._noble_worth(s, tile, future) + self._edge_worth(s, q, me)
+            worth -= seal_cost * (t + v + 1)
+            out.append((worth, t, v, s.recruit_cost(q, me), q))
+        out.sort(reverse=True)
+        return out
+
+    def _majority(self, s: Any, me: int, counts: Sequence[int], room: int) -> bool:
+        mine = counts[room]
+        if mine == 0:
+            return False
+        tied = False
+        rooms = s.rooms
+        for q in range(s.players):
+            if q != me:
+                theirs = rooms[q][room]
+                if theirs > mine:
+                    return False
+                if theirs == mine:
+                    tied = True
+        if not tied:
+            return True
+        if s.tie and s.seat == me:
+            return True
+        strength = counts[CAR] + s.active[me][CARDINAL]
+        for q in range(s.players):
+            if q != me and rooms[q][room] == mine and rooms[q][CAR] + s.active[q][CARDINAL] >= strength:
+                return False
+        return True
+
+    def _recruit_value(self, s: Any, me: int, counts: Sequence[int], cands: Sequence[tuple[float, int, int, int, int]],
+                       gold_worth: float, extra_gold: int = 0) -> float:
+        """Greedy estimate of this turn's best recruits from the servants ``counts`` (before step 3)."""
+        active = s.active[me]
+        hand = s.hands[me]
+        gold = s.gold[me] + extra_gold
+        before3 = s.step <= 3
+        if before3 and not s.mint_done:
+            gold += counts[MIN] + self._majority(s, me, counts, MIN) + active[P_GOLD]
+        if s.step <= 3:
+            gold += 3 * hand[PURSE]
+        turquoise = counts[KIN] + hand[KLETTER]
+        violet = counts[POM] + hand[VLETTER]
+        slots = counts[OFF] + hand[RECOMMEND]
+        if before3:
+            if not s.king_done and self._majority(s, me, counts, KIN):
+                turquoise += 1
+            if not s.pomp_done and self._majority(s, me, counts, POM):
+                violet += 1
+            turquoise += active[KSEAL]
+            violet += active[VSEAL]
+            slots += active[P_RECRUIT]
+        else:
+            turquoise += s.v_turquoise
+            violet += s.v_violet
+            slots += s.v_slots
+        patron = 3 * hand[PATRON] + (s.patron if s.step == 4 else 0)
+        discount = 0
+        total = 0.0
+        for worth, t, v, cost, _q in cands:
+            if slots <= 0:
+                break
+            if t > turquoise or v > violet:
+                continue
+            price = max(0, cost - discount)
+            if price > gold + patron:
+                continue
+            paid = max(0, price - patron)
+            net = worth - gold_worth * paid
+            if net <= 0:
+                continue
+            if price > 0:
+                patron = 0
+            gold -= paid
+            turquoise -= t
+            violet -= v
+            slots -= 1
+            total += net
+        return total
+
+    def _rooms_worth(self, s: Any, me: int, counts: Sequence[int], future: int) -> float:
+        if future <= 0:
+            return 0.0
+        worth = 0.0
+        for r in range(9):
+            c = counts[r]
+            worth += _CURVES[r][c if c < 40 else 39]
+        pool = s.pool[me]
+        if pool <= 0:  # the Parade ground brings nothing in while the pool is empty
+            par = min(counts[PAR], 39)
+            worth -= (_CURVES[PAR][par] - _CURVES[PAR][min(par, 1)]) * 0.6
+        for room, bonus in MAJORITY_WORTH.items():
+            if self._majority(s, me, counts, room):
+                worth += bonus
+        return worth * (0.5 if future == 1 else 1.0)
+
+    def _gold_worth(self, future: int) -> float:
+        return 0.45 if future > 0 else 0.01
+
+    # --- steps ----------------------------------------------------------------------------------
+
+    def _setup(self, s: Any, legal: Sequence[PalaisAction]) -> PalaisAction:
+        me = s.seat
+        counts = s.rooms[me]
+        future = 10
+        best, best_value = legal[0], -1e9
+        for action in legal:
+            room = action.a
+            trial = list(counts)
+            trial[room] += 1
+            value = self._rooms_worth(s, me, trial, future) + self.rng.random() * 0.05
+            if room in (KIN, POM, OFF):
+                value += 0.25  # this turn's first recruit
+            if value > best_value:
+                best, best_value = action, value
+        return best
+
+    def _edge(self, s: Any, legal: Sequence[PalaisAction]) -> PalaisAction:
+        if A.EDGE_FROM_POOL in legal:
+            return A.EDGE_FROM_POOL
+        me = s.seat
+        return self._cheapest_source(s, me, [a for a in legal if a.kind == A.EDGE_FROM]) or legal[0]
+
+    def _cheapest_source(self, s: Any, me: int, actions: Sequence[PalaisAction]) -> PalaisAction | None:
+        """The action taking a servant out of the room where it is worth least."""
+        counts = s.rooms[me]
+        best, best_loss = None, 1e9
+        for action in actions:
+            r = action.a
+            c = counts[r]
+            loss = _CURVES[r][min(c, 39)] - _CURVES[r][min(c - 1, 39)]
+            if r in MAJORITY_WORTH:
+                trial = list(counts)
+                trial[r] -= 1
+                if self._majority(s, me, counts, r) and not self._majority(s, me, trial, r):
+                    loss += MAJORITY_WORTH[r]
+            if loss < best_loss:
+                best, best_loss = action, loss
+        return best
+
+    def _gate(self, s: Any, legal: Sequence[PalaisAction]) -> PalaisAction:
+        me = s.seat
+        future = self._rounds_left(s)
+        pool = s.pool[me]
+        hand = s.hands[me]
+        if hand[REINF] and future > 1 and pool >= s.gate_allowance() + 2 and A.PLAY_CARD[REINF] in legal:
+            return A.PLAY_CARD[REINF]
+        if A.GATE_POOL in legal and (future > 0 or s.step == 1):
+            return A.GATE_POOL
+        return A.END_ACTION
+
+    def _distances_for(self, s: Any) -> tuple[tuple[int, ...], ...]:
+        cache = self._dist_cache
+        if cache is None or cache[0] is not s.rules:
+            cache = (s.rules, _distances(s.rules.adjacent))
+            self._dist_cache = cache
+        return cache[1]
+
+    def _stairs(self, s: Any, legal: Sequence[PalaisAction]) -> PalaisAction:
+        me = s.seat
+        future = self._rounds_left(s)
+        hand = s.hands[me]
+        if hand[PASSAGE] and future > 0 and A.PLAY_CARD[PASSAGE] in legal:
+            return A.PLAY_CARD[PASSAGE]
+        points = s.movement_points()
+        if points <= 0:
+            return A.END_ACTION
+        dist = self._distances_for(s)
+        adjacent = s.rules.adjacent
+        gold_worth = self._gold_worth(future)
+        cands = self._candidates(s, me, future)
+        counts = list(s.rooms[me])
+
+        def value(c: list[int]) -> float:
+            return self._recruit_value(s, me, c, cands, gold_worth) + self._rooms_worth(s, me, c, future)
+
+        base = value(counts)
+        best_gain, best_move = 0.02, None
+        for a in range(9):
+            if not counts[a]:
+                continue
+            counts[a] -= 1
+            da = dist[a]
+            for b in range(9):
+                d = da[b]
+                if b == a or d > points:
+                    continue
+                counts[b] += 1
+                gain = (value(counts) - base) / (d ** 0.5) + self.rng.random() * 1e-6
+                counts[b] -= 1
+                if gain > best_gain:
+                    best_gain = gain
+                    # The first step along a shortest path from a to b.
+                    step = next(t for t in adjacent[a] if dist[t][b] == d - 1)
+                    best_move = A.MOVE_BETWEEN[(a, step)]
+            counts[a] += 1
+        return best_move if best_move is not None and best_move in legal else A.END_ACTION
+
+    def _step3(self, s: Any, legal: Sequence[PalaisAction]) -> PalaisAction:
+        me = s.seat
+        future = self._rounds_left(s)
+        if A.MINT_ACTION in legal:
+            return A.MINT_ACTION
+        if A.KING_POOL in legal:
+            return A.KING_POOL
+        if A.POMP_POOL in legal:
+            return A.POMP_POOL
+        hand = s.hands[me]
+        if hand[PURSE] and A.PLAY_CARD[PURSE] in legal:
+            gold_worth = self._gold_worth(future)
+            cands = self._candidates(s, me, future)
+            counts = s.rooms[me]
+            # _recruit_value already counts the purse in hand: compare with it taken away.
+            with_it = self._recruit_value(s, me, counts, cands, gold_worth)
+            without = self._recruit_value(s, me, counts, cands, gold_worth, extra_gold=-3)
+            keep_worth = 1.0 if sum(hand) <= s.rules.hand_cap else 0.0
+            if with_it - without > keep_worth or (future > 2 and sum(hand) > s.rules.hand_cap):
+                return A.PLAY_CARD[PURSE]
+        for kind, room in ((A.KING_FROM, KIN), (A.POMP_FROM, POM)):
+            options = [a for a in legal if a.kind == kind and a.a != room]
+            if options:
+                source = self._cheapest_source(s, me, options)
+                if source is not None:
+                    return source
+        return A.END_ACTION
+
+    def _best_recruit(self, s: Any, legal: Sequence[PalaisAction], me: int,
+                      future: int) -> tuple[float, PalaisAction | None]:
+        rules = s.rules
+        gold_worth = self._gold_worth(future)
+        seal_cost = 0.3 if future > 0 else 0.0
+        best_value: float = 0.0
+        best: PalaisAction | None = None
+        for action in legal:
+            if action.kind != A.RECRUIT_KIND:
+                continue
+            q = action.a
+            tile = s.garden[q]
+            t, v = rules.noble_turquoise[tile], rules.noble_violet[tile]
+            used_t = max(0, t - s.v_turquoise)
+            used_v = max(0, v - s.v_violet)
+            slot = 0 if s.v_slots else 1
+            value = (self._noble_worth(s, tile, future) + self._edge_worth(s, q, me)
+                     - gold_worth * s.recruit_cost(q, me) - seal_cost * (used_t + used_v + slot))
+            value += self.rng.random() * 1e-6
+            if value > best_value:
+                best_value, best = value, action
+        return best_value, best
+
+    def _recruit(self, s: Any, legal: Sequence[PalaisAction]) -> PalaisAction:
+        me = s.seat
+        future = self._rounds_left(s)
+        hand = s.hands[me]
+        value, best = self._best_recruit(s, legal, me, future)
+        keep_worth = 1.0 if sum(hand) <= s.rules.hand_cap else 0.0
+        for card in STEP4_CARDS:
+            play = A.PLAY_CARD[card]
+            if not hand[card] or play not in legal:
+                continue
+            trial = s.clone()
+            trial.apply(play)
+            trial_value, _ = self._best_recruit(trial, trial.legal_actions(), me, future)
+            if trial_value > value + keep_worth + 0.2:
+                return play
+        if best is not None:
+            return best
+        return A.END_ACTION
+
+    def _backdoor(self, s: Any, legal: Sequence[PalaisAction]) -> PalaisAction:
+        if A.DRAW_ACTION in legal:
+            return A.DRAW_ACTION
+        me = s.seat
+        future = self._rounds_left(s)
+        hand_size = sum(s.hands[me])
+        best, best_value = None, 0.0
+        for action in legal:
+            if action.kind != A.KEEP:
+                continue
+            card = action.a
+            value = (1.0 if hand_size < s.rules.hand_cap else 0.0)
+            if card == FAVOUR:
+                value += 1.0
+            elif future > 0:
+                value += CARD_USE[card] * 0.5
+            # Keeping costs a Back door servant (back to the pool) unless a BACKDOOR noble pays.
+            if not s.backdoor_left and future > 0:
+                value -= 0.3
+            if value > best_value:
+                best, best_value = action, value
+        if best is not None:
+            return best
+        if s.hands[me][TIE] and A.PLAY_CARD[TIE] in legal and hand_size > s.rules.hand_cap:
+            return A.PLAY_CARD[TIE]
+        return A.END_ACTION
+
+
+__all__ = ["HeuristicBot"]
