@@ -99,6 +99,7 @@ def check_help(page: Page, language: str) -> None:
     expect(page.locator(".help-none")).to_be_visible()
     page.fill("#help-search", "")
     expect(visible).to_have_count(len(entries))
+    panel.evaluate("node => Promise.all(node.getAnimations().map((a) => a.finished))")  # slide-in done
     box = panel.bounding_box()
     width = page.viewport_size["width"] if page.viewport_size else 0
     assert box and box["x"] >= 0 and box["x"] + box["width"] <= width + 1
