@@ -82,7 +82,6 @@ class EntryResult:
     games: int = 0
     wins: float = 0.0
     score_total: int = 0
-    share_squares: float = 0.0
     mu: float = 0.0
     sigma: float = 0.0
 
@@ -92,14 +91,17 @@ class EntryResult:
 
     @property
     def win_share_interval(self) -> tuple[float, float]:
-        """95% confidence interval of the win share (normal approximation over per-game shares)."""
+        """95% Wilson score interval of the win share: unlike the normal approximation it stays honest
+        at a perfect or empty record (200 wins in 200 games gives 98.1–100%, not 100–100%). Shared wins
+        count as fractions."""
         n = self.games
-        if n < 2:
+        if n == 0:
             return (0.0, 1.0)
-        mean = self.win_share
-        variance = max(self.share_squares / n - mean * mean, 0.0) * n / (n - 1)
-        half = 1.96 * math.sqrt(variance / n)
-        return (max(0.0, mean - half), min(1.0, mean + half))
+        z = 1.96
+        p = self.win_share
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return (max(0.0, centre - half), min(1.0, centre + half))
 
     @property
     def mean_score(self) -> float:
@@ -200,7 +202,6 @@ def _tally(result: TournamentResult) -> None:
         for e, entry in enumerate(result.entries):
             entry.games += 1
             entry.wins += record.win_shares[e]
-            entry.share_squares += record.win_shares[e] ** 2
             entry.score_total += record.scores[e]
         rated = model.rate([[rating] for rating in ratings], ranks=list(record.ranks))
         ratings = [team[0] for team in rated]

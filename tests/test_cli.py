@@ -94,3 +94,12 @@ def test_tournament_is_reproducible_whatever_the_worker_count() -> None:
     one = run_tournament("toy", ["random", "random"], 10, seed=3, workers=1)
     two = run_tournament("toy", ["random", "random"], 10, seed=3, workers=2)
     assert one.to_json()["entries"] == two.to_json()["entries"]
+
+
+def test_win_share_interval_is_wilson_and_honest_at_the_extremes() -> None:
+    from meeple.tournament import EntryResult
+
+    low, high = EntryResult("a", "a", games=200, wins=200.0).win_share_interval
+    assert high == 1.0 and low == pytest.approx(0.9812, abs=1e-3)
+    low, high = EntryResult("a", "a", games=100, wins=25.0).win_share_interval
+    assert low == pytest.approx(0.1754, abs=1e-3) and high == pytest.approx(0.3430, abs=1e-3)
