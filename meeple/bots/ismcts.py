@@ -1,21 +1,43 @@
 """Information-set Monte Carlo tree search (single-observer ISMCTS), for any game of the contract.
 
 Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG 4(2), 2012.
-Every iteration samples a determinization of the real state for the bot's seat (so the bot only ever
-uses what its seat may know), walks the shared tree choosing among the actions available in that
-sample by UCB with availability counts, expands one node, finishes the game with random play, and
-backs the result up. Rewards are 1 for a win (split on a shared win) plus a small score-margin term
-that breaks ties between lines that all win or all lose.
+Every iteration samples a determinization of the real state for the bot's seat
+(``state.determinize(seat, rng)``, so the bot only ever uses what its seat may know; it never reads
+``history``), walks the shared tree choosing among the actions available in that sample by UCB with
+availability counts, expands one node, plays on with a rollout policy and backs the result up.
+
+Generic improvements over the plain algorithm (nothing here knows which game it plays):
+
+- **Rollout policy**: any bot (e.g. the game's heuristic bot) plays the rollout, with probability
+  ``epsilon`` of a uniformly random move instead; without one, rollouts are uniformly random.
+- **Rollout cutoff**: after ``rollout_cutoff`` rollout actions the position is scored by a static
+  evaluation, by default the running scores' margin (``state.scores()``) mapped to [0, 1] per seat.
+- **Policy prior**: at each tree node the rollout policy's own choice in that determinization is
+  expanded first and gets a progressive bias ``prior_weight / (visits + 1)``; a policy exposing
+  ``action_scores(state) -> dict`` is not needed (a one-hot prior from ``choose`` is used).
+- **Progressive widening** (optional): a node with n visits considers at most
+  ``ceil(widening * sqrt(n + 1))`` children, the policy's choice first, so a small budget is spent on
+  a few actions rather than one visit each on thirty.
+- **Time budget**: the clock is also checked inside rollouts; a rollout cut by the deadline is scored
+  statically, so a decision overshoots its budget by at most one policy decision.
+
+Rewards: at the end of the game, ``win_weight`` times the win share (1/k on a k-way shared win) plus
+the rest times the score margin in [0, 1]; at a cutoff, the score margin alone. Everything random
+comes from the bot's own seeded generator, so a seed gives the same play for an iteration budget.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from meeple.bots.base import Bot
 from meeple.core.contract import GameState
 from meeple.core.rng import Rng
+
+Evaluator = Callable[[GameState[Any]], list[float]]
 
 
 class _Node:
@@ -31,20 +53,46 @@ class _Node:
         self.reward = 0.0
 
 
-def outcome_rewards(state: GameState[Any]) -> list[float]:
-    """Per seat: the win share (1, or 1/k on a k-way shared win) plus a score-margin term below 0.1."""
+def margin_evaluation(state: GameState[Any]) -> list[float]:
+    """Per seat, in [0, 1]: 0.5 + 0.5·tanh(margin over the best other seat / scale).
+
+    The scale is a quarter of the mean absolute score (at least 2 points), so the same margin counts
+    for more early, when scores are small, than at the end.
+    """
     scores = state.scores()
+    n = len(scores)
+    if n < 2:
+        return [0.5] * n
+    scale = max(2.0, 0.25 * sum(abs(s) for s in scores) / n)
+    ordered = sorted(scores, reverse=True)
+    first, second = ordered[0], ordered[1]
+    out = []
+    for score in scores:
+        best_other = second if score == first else first
+        out.append(0.5 + 0.5 * math.tanh((score - best_other) / scale))
+    return out
+
+
+def outcome_rewards(state: GameState[Any], win_weight: float = 0.7) -> list[float]:
+    """Per seat at the end: ``win_weight`` × win share + (1 − ``win_weight``) × the score margin."""
     winners = state.winners()
-    best, worst = max(scores), min(scores)
-    spread = (best - worst) or 1
+    margins = margin_evaluation(state)
+    rest = 1.0 - win_weight
     return [
-        (1.0 / len(winners) if seat in winners else 0.0) + 0.1 * (score - worst) / spread - 0.05
-        for seat, score in enumerate(scores)
+        win_weight * (1.0 / len(winners) if seat in winners else 0.0) + rest * margin
+        for seat, margin in enumerate(margins)
     ]
 
 
 class ISMCTSBot:
-    """Search bot with an iteration budget, a time budget, or both (whichever ends first)."""
+    """Search bot with an iteration budget, a time budget, or both (whichever ends first).
+
+    ``rollout_policy``: a bot playing every seat in rollouts (``None``: uniformly random), with
+    probability ``epsilon`` of a random move. ``rollout_cutoff``: rollout actions before the static
+    ``evaluator`` scores the position (``None``: play to the end). ``prior_weight``: progressive bias
+    of the policy's choice at tree nodes (0 turns it off; needs a rollout policy). ``widening``:
+    progressive widening constant (``None``: every action is a candidate, as in plain ISMCTS).
+    """
 
     name = "ismcts"
 
@@ -55,6 +103,13 @@ class ISMCTSBot:
         time_limit: float | None = None,
         exploration: float = 0.7,
         max_rollout_actions: int = 100_000,
+        rollout_policy: Bot | None = None,
+        epsilon: float = 0.1,
+        rollout_cutoff: int | None = None,
+        evaluator: Evaluator | None = None,
+        prior_weight: float = 0.0,
+        widening: float | None = None,
+        win_weight: float = 0.7,
     ) -> None:
         if iterations is None and time_limit is None:
             raise ValueError("ISMCTS needs an iteration budget or a time limit")
@@ -63,9 +118,20 @@ class ISMCTSBot:
         self.time_limit = time_limit
         self.exploration = exploration
         self.max_rollout_actions = max_rollout_actions
+        self.rollout_policy = rollout_policy
+        self.epsilon = epsilon
+        self.rollout_cutoff = rollout_cutoff
+        self.evaluator: Evaluator = evaluator or margin_evaluation
+        self.prior_weight = prior_weight if rollout_policy is not None else 0.0
+        self.widening = widening
+        self.win_weight = win_weight
         self.last_iterations = 0
+        self._deadline: float | None = None
+        self._last_check = 0.0
+        self._slowest = 0.0
 
     def choose(self, state: GameState[Any]) -> Any:
+        started = time.perf_counter()
         seat = state.current_player
         if seat is None:
             raise ValueError("the game is over")
@@ -74,12 +140,16 @@ class ISMCTSBot:
             self.last_iterations = 0
             return legal[0]
         root = _Node(None, None, None)
-        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        # Keep a little of the budget for the final choice; every clock check also stops when the
+        # slowest step seen so far (a policy decision, a determinization) would overrun the deadline.
+        self._deadline = None if self.time_limit is None else started + self.time_limit * 0.97
+        self._last_check = started
+        self._slowest = 0.0
         done = 0
         while True:
             if self.iterations is not None and done >= self.iterations:
                 break
-            if deadline is not None and time.perf_counter() >= deadline:
+            if self._out_of_time():
                 break
             self._iterate(root, state.determinize(seat, self.rng.fork()))
             done += 1
@@ -89,20 +159,43 @@ class ISMCTSBot:
             return self.rng.choice(legal)
         return max(visited, key=lambda node: (node.visits, node.reward)).action
 
+    def _out_of_time(self) -> bool:
+        if self._deadline is None:
+            return False
+        now = time.perf_counter()
+        self._slowest = max(self._slowest, now - self._last_check)
+        self._last_check = now
+        return now + self._slowest >= self._deadline
+
+    def _policy_action(self, state: GameState[Any], actions: Sequence[Any]) -> Any:
+        """The rollout policy's choice, or ``None`` without a policy (or if it answers nonsense)."""
+        if self.rollout_policy is None:
+            return None
+        action = self.rollout_policy.choose(state)
+        return action if action in actions else None
+
     def _iterate(self, root: _Node, state: GameState[Any]) -> None:
         node = root
         rng = self.rng
-        # Selection: descend while every available action already has a child.
+        use_prior = self.prior_weight > 0.0
+        # Selection: descend while the node's candidates all have children; expand one otherwise.
         while not state.is_over:
             mover = state.current_player
             actions = state.legal_actions()
-            untried = [a for a in actions if a not in node.children]
+            favourite = self._policy_action(state, actions) if use_prior and len(actions) > 1 else None
             for action in actions:
                 child = node.children.get(action)
                 if child is not None:
                     child.availability += 1
-            if untried:
-                action = rng.choice(untried)
+            limit = len(actions)
+            if self.widening is not None:
+                limit = min(limit, math.ceil(self.widening * math.sqrt(node.visits + 1)))
+            present = [a for a in actions if a in node.children]
+            if len(present) < limit:
+                if favourite is not None and favourite not in node.children:
+                    action = favourite
+                else:
+                    action = rng.choice([a for a in actions if a not in node.children])
                 child = _Node(node, action, mover)
                 child.availability = 1
                 node.children[action] = child
@@ -112,21 +205,37 @@ class ISMCTSBot:
             log_factor = self.exploration
             best_value = -math.inf
             best_child = node
-            for action in actions:
+            for action in present:
                 child = node.children[action]
                 value = child.reward / child.visits + log_factor * math.sqrt(
                     math.log(child.availability) / child.visits
                 )
+                if action == favourite:
+                    value += self.prior_weight / (child.visits + 1)
                 if value > best_value:
                     best_value, best_child = value, child
             state.apply(best_child.action)
             node = best_child
-        # Simulation: random play to the end.
+            if self._out_of_time():
+                break
+        # Simulation: the rollout policy (or random play) up to the cutoff or the end.
+        limit = self.max_rollout_actions if self.rollout_cutoff is None else self.rollout_cutoff
+        policy = self.rollout_policy
+        epsilon = self.epsilon
         steps = 0
-        while not state.is_over and steps < self.max_rollout_actions:
-            state.apply(rng.choice(state.legal_actions()))
+        while not state.is_over and steps < limit:
+            actions = state.legal_actions()
+            if len(actions) == 1:
+                action = actions[0]
+            elif policy is None or rng.random() < epsilon:
+                action = rng.choice(actions)
+            else:
+                action = policy.choose(state)
+            state.apply(action)
             steps += 1
-        rewards = outcome_rewards(state) if state.is_over else [0.0] * state.players
+            if self._out_of_time():
+                break
+        rewards = outcome_rewards(state, self.win_weight) if state.is_over else self.evaluator(state)
         # Backpropagation: each node is credited from the viewpoint of the seat that chose it.
         while node is not root:
             node.visits += 1

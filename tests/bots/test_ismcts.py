@@ -1,14 +1,34 @@
-"""ISMCTS on the toy game: legal, budget-bound, blind to what its seat cannot see, stronger than random."""
+"""ISMCTS: legal, reproducible from its seed, budget-bound, blind to what its seat cannot see, stronger
+than random; the plain search on the toy game and the "hard" level (heuristic rollouts, cutoff,
+priors, widening) on real games."""
 
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 
-from meeple.bots import ISMCTSBot, RandomBot
+from meeple import load_game
+from meeple.bots import BOT_KINDS, ISMCTSBot, RandomBot, RolloutPolicy, hard_bot, make_bot
+from meeple.bots.ismcts import margin_evaluation, outcome_rewards
+from meeple.core.contract import GameState
+from meeple.core.rng import Rng
 from meeple.simulate import play_bot_game
 from tests.core.toy_game import Toy
+
+
+def _mid_game(name: str, players: int, seed: int, steps: int) -> GameState[Any]:
+    state: GameState[Any] = load_game(name).new_game(players=players, seed=seed)
+    policy = RolloutPolicy(seed)
+    for _ in range(steps):
+        if state.is_over:
+            break
+        state.apply(policy.choose(state))
+    while not state.is_over and len(state.legal_actions()) < 2:
+        state.apply(state.legal_actions()[0])
+    assert not state.is_over
+    return state
 
 
 def test_ismcts_picks_a_legal_action_within_its_iteration_budget() -> None:
@@ -24,8 +44,31 @@ def test_ismcts_honours_a_time_budget() -> None:
     bot = ISMCTSBot(seed=1, iterations=None, time_limit=0.2)
     started = time.perf_counter()
     bot.choose(state)
-    assert time.perf_counter() - started < 0.2 * 1.1 + 0.02
+    assert time.perf_counter() - started < 0.2 * 1.1
     assert bot.last_iterations > 10
+
+
+@pytest.mark.parametrize("name", ["caylus", "burgundy"])
+def test_hard_honours_its_time_budget_within_ten_percent_in_long_games(name: str) -> None:
+    """Rollouts of hundreds of actions: the clock is checked inside them too."""
+    state = _mid_game(name, 4, seed=5, steps=30)
+    bot = hard_bot(1, time_limit=0.25, rollout_cutoff=None)  # rollouts to the very end
+    bot.choose(state.clone())  # the first decision imports the game's heuristic module
+    started = time.perf_counter()
+    action = bot.choose(state)
+    assert time.perf_counter() - started <= 0.25 * 1.1
+    assert action in state.legal_actions()
+
+
+@pytest.mark.parametrize("name", ["citadels", "caylus", "burgundy", "palais_royal"])
+def test_hard_is_legal_and_reproducible_from_its_seed(name: str) -> None:
+    state = _mid_game(name, 4, seed=3, steps=20)
+    before = state.to_json()
+    first = hard_bot(11, iterations=12, time_limit=None).choose(state)
+    second = hard_bot(11, iterations=12, time_limit=None).choose(state)
+    assert first in state.legal_actions()
+    assert str(first) == str(second)
+    assert state.to_json() == before  # the real state is never touched
 
 
 def test_same_decision_whatever_the_bot_cannot_see() -> None:
@@ -39,6 +82,36 @@ def test_same_decision_whatever_the_bot_cannot_see() -> None:
     assert first == second
 
 
+@pytest.mark.parametrize("name", ["citadels", "palais_royal"])
+def test_hard_decides_the_same_on_a_redeal_of_what_its_seat_cannot_see(name: str) -> None:
+    """The real state and ``state.determinize(seat, other_seed)`` look the same from the bot's seat."""
+    checked = 0
+    for seed in (1, 2, 3):
+        state = _mid_game(name, 4, seed=seed, steps=15 + 10 * seed)
+        seat = state.current_player
+        assert seat is not None
+        other = state.determinize(seat, Rng(1000 + seed))
+        assert other.view(seat) == state.view(seat)
+        if other.to_json()["body"] != state.to_json()["body"]:
+            checked += 1
+        first = hard_bot(5, iterations=10, time_limit=None).choose(state)
+        second = hard_bot(5, iterations=10, time_limit=None).choose(other)
+        assert str(first) == str(second)
+    assert checked  # at least one pair really differed in hidden information
+
+
+def test_the_static_evaluation_is_a_margin_in_the_unit_interval() -> None:
+    state = Toy().new_game(players=3, seed=4)
+    while not state.is_over:
+        values = margin_evaluation(state)
+        assert all(0.0 <= v <= 1.0 for v in values)
+        state.apply(state.legal_actions()[0])
+    rewards = outcome_rewards(state)
+    best = max(range(3), key=lambda s: rewards[s])
+    assert best in state.winners()
+    assert all(0.0 <= r <= 1.0 for r in rewards)
+
+
 def test_ismcts_beats_random_players() -> None:
     wins = 0.0
     games = 60
@@ -48,6 +121,40 @@ def test_ismcts_beats_random_players() -> None:
         winners = state.winners()
         wins += 1 / len(winners) if 0 in winners else 0
     assert wins / games > 0.45  # a random seat wins about a third
+
+
+def test_policy_rollouts_with_a_cutoff_beat_random_players() -> None:
+    wins = 0.0
+    games = 40
+    for seed in range(games):
+        searcher = ISMCTSBot(seed, iterations=100, rollout_policy=RandomBot(seed), rollout_cutoff=2,
+                             prior_weight=0.5, widening=1.5)
+        bots = [searcher, RandomBot(seed), RandomBot(seed + 999)]
+        state = play_bot_game(Toy().new_game(players=3, seed=seed), bots)
+        winners = state.winners()
+        wins += 1 / len(winners) if 0 in winners else 0
+    assert wins / games > 0.45
+
+
+def test_hard_beats_random_players_in_citadels() -> None:
+    wins = 0.0
+    games = 4
+    for seed in range(games):
+        bots = [hard_bot(seed, iterations=8, time_limit=None), RandomBot(seed), RandomBot(seed + 1)]
+        state = play_bot_game(load_game("citadels").new_game(players=3, seed=seed), bots)
+        winners = state.winners()
+        wins += 1 / len(winners) if 0 in winners else 0
+    assert wins / games >= 0.5  # a random seat wins a third
+
+
+def test_levels_are_seated_by_name() -> None:
+    for kind in ("random", "easy", "heuristic", "medium", "hard", "ismcts"):
+        assert kind in BOT_KINDS
+    hard = make_bot("hard", 3)
+    assert isinstance(hard, ISMCTSBot)
+    assert hard.time_limit == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot("grandmaster")
 
 
 def test_a_budget_is_required() -> None:

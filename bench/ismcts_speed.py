@@ -1,0 +1,83 @@
+"""ISMCTS iterations per second per game, and whether the time budget per decision is honoured.
+
+    python bench/ismcts_speed.py                       # the "hard" settings, 4 players, 1 s per decision
+    python bench/ismcts_speed.py caylus --budget 0.5 --positions 3
+
+For each game, a few mid-game positions are reached by letting the game's heuristic bot (random where
+there is none) play every seat from seeds 1, 2, …, stopping after a fraction of the game's typical
+length; the "hard" ISMCTS then decides once per position under a wall-clock budget. Prints one figure
+per line: ``<game> 4p: <iterations/s> iterations/s (<n> decisions), max overshoot <x>%``. Figures are
+wall-clock and fall when other programs load the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+from meeple import game_names, load_game
+from meeple.bots import RolloutPolicy, hard_bot
+from meeple.core.contract import GameState
+
+GAMES = ("citadels", "burgundy", "caylus", "palais_royal")
+
+
+def positions(name: str, players: int, count: int) -> list[GameState[Any]]:
+    """``count`` positions at 20%, 40%, 60%, … of a policy-played game's length, one seed each."""
+    game = load_game(name)
+    found: list[GameState[Any]] = []
+    for index in range(count):
+        seed = index + 1
+        policy = RolloutPolicy(seed)
+        full = game.new_game(players=players, seed=seed)
+        length = 0
+        while not full.is_over and length < 5000:
+            full.apply(policy.choose(full))
+            length += 1
+        stop = max(1, length * (2 + 2 * index % 7) // 10)
+        state = game.new_game(players=players, seed=seed)
+        policy = RolloutPolicy(seed)
+        steps = 0
+        while not state.is_over and (steps < stop or len(state.legal_actions()) < 2):
+            state.apply(policy.choose(state))
+            steps += 1
+        if not state.is_over:
+            found.append(state)
+    return found
+
+
+def measure(name: str, players: int, budget: float, count: int) -> tuple[float, int, float]:
+    """(iterations per second, decisions, worst overshoot of the budget in %)."""
+    iterations = 0
+    seconds = 0.0
+    worst = -100.0
+    decisions = 0
+    for state in positions(name, players, count):
+        bot = hard_bot(1, time_limit=budget)
+        started = time.perf_counter()
+        bot.choose(state)
+        elapsed = time.perf_counter() - started
+        iterations += bot.last_iterations
+        seconds += elapsed
+        worst = max(worst, 100.0 * (elapsed - budget) / budget)
+        decisions += 1
+    return (iterations / seconds if seconds else 0.0), decisions, worst
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("games", nargs="*", help="games to measure (default: citadels burgundy caylus palais_royal)")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--budget", type=float, default=1.0, help="seconds per decision (default 1.0)")
+    parser.add_argument("--positions", type=int, default=4, help="mid-game positions per game (default 4)")
+    args = parser.parse_args()
+    available = set(game_names())
+    for name in args.games or [g for g in GAMES if g in available]:
+        rate, decisions, worst = measure(name, args.players, args.budget, args.positions)
+        print(f"{name} {args.players}p: {rate:.0f} iterations/s ({decisions} decisions), "
+              f"max overshoot {max(0.0, worst):.1f}% of {args.budget:g} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
