@@ -44,28 +44,6 @@ def test_always_a_legal_action_in_random_positions(players: int, options: str) -
     assert checked > 300
 
 
-def test_same_seed_same_decisions() -> None:
-    def history(bot_seed: int) -> list[str]:
-        state = GAME.new_game(players=4, seed=21)
-        bots = [HeuristicBot(bot_seed), RandomBot(1), HeuristicBot(bot_seed + 1), RandomBot(2)]
-        return [str(a) for a in play_bot_game(state, bots).history]
-
-    assert history(5) == history(5)
-
-
-def test_choosing_leaves_the_state_alone() -> None:
-    state = GAME.new_game(players=3, seed=4)
-    walker = RandomBot(3)
-    bot = HeuristicBot(0)
-    for _ in range(200):
-        if state.is_over:
-            break
-        before = state.to_json()
-        bot.choose(state)
-        assert state.to_json() == before
-        state.apply(walker.choose(state))
-
-
 def test_only_what_its_seat_may_know() -> None:
     """Two determinizations for the bot's seat (other hidden piles, goods stacks, dice) give the same choice."""
     state = GAME.new_game(players=4, seed=9, options={"preset": "variant_secret"})

@@ -58,29 +58,6 @@ def test_the_lawyer_option_with_stone_targets_and_no_pp_floor() -> None:
             state.apply(action)
 
 
-def test_same_seed_same_decisions() -> None:
-    def history(bot_seed: int) -> list[str]:
-        state = _new(4, 21)
-        bots = [HeuristicBot(bot_seed), RandomBot(1), HeuristicBot(bot_seed + 1), RandomBot(2)]
-        return [str(a) for a in play_bot_game(state, bots).history]
-
-    assert history(5) == history(5)
-
-
-def test_choosing_leaves_the_state_alone() -> None:
-    state = _new(3, 4)
-    walker = RandomBot(3)
-    bot = HeuristicBot(0)
-    for _ in range(150):
-        if state.is_over:
-            break
-        before = state.to_json()
-        rng_before = state.rng.state
-        bot.choose(state)
-        assert state.to_json() == before and state.rng.state == rng_before
-        state.apply(walker.choose(state))
-
-
 def test_the_dispatcher_seats_it() -> None:
     state = _new(2, 3)
     play_bot_game(state, [make_bot("heuristic", 1), make_bot("heuristic", 2)])

@@ -51,28 +51,6 @@ def test_always_a_legal_action_in_random_positions(players: int, variant: str) -
     assert checked > 200
 
 
-def test_same_seed_same_decisions() -> None:
-    def history(bot_seed: int) -> list[str]:
-        state = _new(4, 21)
-        bots = [HeuristicBot(bot_seed), RandomBot(1), HeuristicBot(bot_seed + 1), RandomBot(2)]
-        return [str(a) for a in play_bot_game(state, bots).history]
-
-    assert history(5) == history(5)
-
-
-def test_choosing_leaves_the_state_alone() -> None:
-    state = _new(3, 4)
-    walker = RandomBot(3)
-    bot = HeuristicBot(0)
-    for _ in range(300):
-        if state.is_over:
-            break
-        before = state.to_json()
-        bot.choose(state)
-        assert state.to_json() == before
-        state.apply(walker.choose(state))
-
-
 def test_hidden_cards_do_not_change_the_decision() -> None:
     """Two states that differ only in what the seat on turn cannot see (the deck and the other hands,
     resampled by ``determinize``) give the same decision for the same bot seed."""
