@@ -51,14 +51,15 @@ def hard_bot(seed: int | str = 0, **overrides: Any) -> ISMCTSBot:
 #: Bot kinds by name, each a factory taking the bot's seed. Levels: "easy" is the random bot;
 #: "medium" (also "heuristic") plays the game's own rules of thumb (meeple/bots/heuristics/<game>.py);
 #: "hard" is ISMCTS with heuristic rollouts, a rollout cutoff and priors at ~1 s per decision.
-#: "ismcts" is the plain search (random rollouts, 1,000 determinized iterations per decision).
+#: "ismcts" is the plain search (random rollouts, 1,000 determinized iterations per decision, but never
+#: more than 2 s, so a seat at a table never stalls on a game whose random rollouts are long).
 BOT_KINDS: dict[str, Callable[[int | str], Bot]] = {
     "random": RandomBot,
     "easy": RandomBot,
     "heuristic": GameHeuristicBot,
     "medium": GameHeuristicBot,
     "hard": hard_bot,
-    "ismcts": lambda seed: ISMCTSBot(seed, iterations=1000),
+    "ismcts": lambda seed: ISMCTSBot(seed, iterations=1000, time_limit=2.0),
 }
 
 
