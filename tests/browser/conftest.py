@@ -139,3 +139,10 @@ def views_by_version(server: Server, table_id: str, seat: int | None) -> list[di
         state.apply(notation)
         views.append(state.view(seat))
     return views
+
+
+def record_frames(page: Any) -> list[dict[str, Any]]:
+    """Every WebSocket message the page receives from now on, decoded, in arrival order."""
+    frames: list[dict[str, Any]] = []
+    page.on("websocket", lambda socket: socket.on("framereceived", lambda payload: frames.append(json.loads(payload))))
+    return frames

@@ -11,10 +11,10 @@ import time
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, WebSocket, expect
+from playwright.sync_api import Browser, expect
 
 from meeple.core.registry import game_names
-from tests.browser.conftest import Server, screenshot_dir, views_by_version
+from tests.browser.conftest import Server, record_frames, screenshot_dir, views_by_version
 
 pytestmark = pytest.mark.skipif("burgundy" not in game_names(), reason="the Burgundy engine is not installed")
 
@@ -68,12 +68,7 @@ def check_drawing(shown: dict[str, Any], frame: dict[str, Any]) -> None:
 
 def test_a_whole_burgundy_game_against_a_bot_by_clicking(browser: Browser, server: Server) -> None:
     page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
-    frames: list[dict[str, Any]] = []
-
-    def watch(socket: WebSocket) -> None:
-        socket.on("framereceived", lambda payload: frames.append(json.loads(payload)))
-
-    page.on("websocket", watch)
+    frames = record_frames(page)
     page.goto(server.url + "/")
     page.select_option("#game", "burgundy")
     page.fill("#players", "2")
@@ -153,8 +148,7 @@ def test_secret_board_choices_stay_hidden_until_revealed(browser: Browser, serve
     """Variant setup with secret choices: the page lets the player pick a board and a start castle by
     clicking, and never receives nor draws the bot's choices before they are revealed together."""
     page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
-    frames: list[dict[str, Any]] = []
-    page.on("websocket", lambda socket: socket.on("framereceived", lambda payload: frames.append(json.loads(payload))))
+    frames = record_frames(page)
     page.goto(server.url + "/")
     created = page.request.post(f"{server.url}/api/tables", data={
         "game": "burgundy", "players": 2, "seat": 0, "name": "Ada",

@@ -6,13 +6,12 @@ from __future__ import annotations
 import json
 import re
 import time
-from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, WebSocket, expect
+from playwright.sync_api import Browser, expect
 
 from meeple.core.registry import game_names
-from tests.browser.conftest import Server, views_by_version
+from tests.browser.conftest import Server, record_frames, views_by_version
 
 pytestmark = pytest.mark.skipif("citadels" not in game_names(), reason="the Citadels engine is not installed")
 
@@ -44,12 +43,7 @@ SHOWN = """(seat) => {
 
 def test_a_whole_citadels_game_against_three_bots_by_clicking(browser: Browser, server: Server) -> None:
     page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
-    frames: list[dict[str, Any]] = []
-
-    def watch(socket: WebSocket) -> None:
-        socket.on("framereceived", lambda payload: frames.append(json.loads(payload)))
-
-    page.on("websocket", watch)
+    frames = record_frames(page)
     page.goto(server.url + "/")
     page.select_option("#game", "citadels")
     page.fill("#name", "Ada")
@@ -112,12 +106,6 @@ def test_a_whole_citadels_game_against_three_bots_by_clicking(browser: Browser, 
     expect(page.locator(".cz-hand")).to_have_attribute("data-seat", "1")
     page.click("#replay-last")
     expect(page.locator("#citadels-final")).to_be_visible()
-
-
-def record_frames(page: Page) -> list[dict[str, Any]]:
-    frames: list[dict[str, Any]] = []
-    page.on("websocket", lambda socket: socket.on("framereceived", lambda payload: frames.append(json.loads(payload))))
-    return frames
 
 
 def test_two_people_and_two_bots_play_citadels_in_two_browsers(browser: Browser, server: Server) -> None:

@@ -13,10 +13,10 @@ import time
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, WebSocket, expect
+from playwright.sync_api import Browser, Page, expect
 
 from meeple.core.registry import game_names
-from tests.browser.conftest import Server, screenshot_dir, views_by_version
+from tests.browser.conftest import Server, record_frames, screenshot_dir, views_by_version
 
 pytestmark = pytest.mark.skipif("palais_royal" not in game_names(), reason="the Palais Royal engine is not installed")
 
@@ -139,12 +139,7 @@ def check_drawing(shown: dict[str, Any], view: dict[str, Any]) -> None:
 
 def test_a_whole_palais_royal_game_against_a_bot_by_clicking(browser: Browser, server: Server) -> None:
     page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
-    frames: list[dict[str, Any]] = []
-
-    def watch(socket: WebSocket) -> None:
-        socket.on("framereceived", lambda payload: frames.append(json.loads(payload)))
-
-    page.on("websocket", watch)
+    frames = record_frames(page)
     page.goto(server.url + "/")
     page.select_option("#game", "palais_royal")
     page.fill("#players", "2")
