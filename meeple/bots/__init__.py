@@ -22,35 +22,80 @@ class RolloutPolicy:
         self._bots: dict[str, Bot] = {}
 
     def choose(self, state: GameState[Any]) -> Any:
+        return self._for(state).choose(state)
+
+    def ranked(self, state: GameState[Any]) -> list[Any]:
+        """The legal actions best first by the heuristic (random play: the choice, then legal order)."""
+        bot = self._for(state)
+        if isinstance(bot, GameHeuristicBot):
+            return bot.ranked(state)
+        choice = bot.choose(state)
+        return [choice, *(action for action in state.legal_actions() if action != choice)]
+
+    def _for(self, state: GameState[Any]) -> Bot:
         game_name = state.game.name
         bot = self._bots.get(game_name)
         if bot is None:
             bot = GameHeuristicBot(self.seed) if has_heuristic(game_name) else RandomBot(self.seed)
             self._bots[game_name] = bot
-        return bot.choose(state)
+        return bot
 
 
-#: The settings of the "hard" level: heuristic rollouts (10% random moves) cut after 40 actions and
-#: scored by the running score margin, the heuristic's choice as a prior, about 1 s per decision.
+#: The settings of the "hard" level, for every game: rollouts played to the end by the game's
+#: heuristic with no random moves (the heuristic is also the model of the other seats, so a rollout
+#: is the game those seats would really play), the heuristic's choice as a prior, 0.5 s a decision.
 HARD_SETTINGS: dict[str, Any] = {
     "iterations": None,
-    "time_limit": 1.0,
-    "epsilon": 0.1,
-    "rollout_cutoff": 40,
+    "time_limit": 0.5,
+    "epsilon": 0.0,
+    "rollout_cutoff": None,
     "prior_weight": 1.0,
     "widening": 1.5,
 }
 
+#: Per-game changes to ``HARD_SETTINGS``. Burgundy's dice and draws make one world's outcome mostly
+#: luck and its rollouts are long, so it compares the heuristic's three best actions on common worlds,
+#: with the longest budget the bots allow (2 s).
+HARD_SETTINGS_BY_GAME: dict[str, dict[str, Any]] = {
+    "burgundy": {"paired_root": 3, "time_limit": 2.0},
+}
 
-def hard_bot(seed: int | str = 0, **overrides: Any) -> ISMCTSBot:
-    """The strong ISMCTS of the "hard" level; keyword arguments override ``HARD_SETTINGS``."""
-    settings = {**HARD_SETTINGS, **overrides}
-    return ISMCTSBot(seed, rollout_policy=RolloutPolicy(f"{seed}/rollout"), **settings)
+
+class HardBot:
+    """The "hard" level: ISMCTS with the settings of whichever game it is handed (first move)."""
+
+    name = "hard"
+
+    def __init__(self, seed: int | str = 0, **overrides: Any) -> None:
+        self.seed = seed
+        self.overrides = overrides
+        self._search: ISMCTSBot | None = None
+        self._game_name: str | None = None
+
+    @property
+    def last_iterations(self) -> int:
+        return 0 if self._search is None else self._search.last_iterations
+
+    def search_for(self, game_name: str) -> ISMCTSBot:
+        """The ISMCTS this bot uses for ``game_name``, built once with that game's settings."""
+        if self._search is None or self._game_name != game_name:
+            settings = {**HARD_SETTINGS, **HARD_SETTINGS_BY_GAME.get(game_name, {}), **self.overrides}
+            self._search = ISMCTSBot(self.seed, rollout_policy=RolloutPolicy(f"{self.seed}/rollout"), **settings)
+            self._game_name = game_name
+        return self._search
+
+    def choose(self, state: GameState[Any]) -> Any:
+        return self.search_for(state.game.name).choose(state)
+
+
+def hard_bot(seed: int | str = 0, **overrides: Any) -> HardBot:
+    """The strong bot of the "hard" level; keyword arguments override the per-game settings."""
+    return HardBot(seed, **overrides)
 
 
 #: Bot kinds by name, each a factory taking the bot's seed. Levels: "easy" is the random bot;
 #: "medium" (also "heuristic") plays the game's own rules of thumb (meeple/bots/heuristics/<game>.py);
-#: "hard" is ISMCTS with heuristic rollouts, a rollout cutoff and priors at ~1 s per decision.
+#: "hard" is ISMCTS with the heuristic playing every rollout to the end, 0.5–2 s per decision.
 #: "ismcts" is the plain search (random rollouts, 1,000 determinized iterations per decision, but never
 #: more than 2 s, so a seat at a table never stalls on a game whose random rollouts are long).
 BOT_KINDS: dict[str, Callable[[int | str], Bot]] = {
@@ -72,4 +117,7 @@ def make_bot(kind: str, seed: int | str = 0) -> Bot:
     return factory(seed)
 
 
-__all__ = ["BOT_KINDS", "HARD_SETTINGS", "Bot", "ISMCTSBot", "RandomBot", "RolloutPolicy", "hard_bot", "make_bot"]
+__all__ = [
+    "BOT_KINDS", "HARD_SETTINGS", "HARD_SETTINGS_BY_GAME", "Bot", "HardBot", "ISMCTSBot", "RandomBot",
+    "RolloutPolicy", "hard_bot", "make_bot",
+]

@@ -18,6 +18,12 @@ Generic improvements over the plain algorithm (nothing here knows which game it 
 - **Progressive widening** (optional): a node with n visits considers at most
   ``ceil(widening * sqrt(n + 1))`` children, the policy's choice first, so a small budget is spent on
   a few actions rather than one visit each on thirty.
+- **Paired root** (optional, ``paired_root=k``): for games with dice or shuffled draws, where one
+  world's outcome is mostly luck, the root considers only the policy's ``k`` best actions (its
+  ``ranked(state)`` order when it has one) and every iteration plays *each* of them in the same
+  determinization (its future dice and draws included), one ISMCTS iteration in each candidate's
+  subtree. The candidates are thus compared on common random numbers, so a handful of worlds tells
+  a real difference from luck; below the root it is the usual ISMCTS.
 - **Time budget**: the clock is also checked inside rollouts; a rollout cut by the deadline is scored
   statically, so a decision overshoots its budget by at most one policy decision.
 
@@ -92,6 +98,8 @@ class ISMCTSBot:
     ``evaluator`` scores the position (``None``: play to the end). ``prior_weight``: progressive bias
     of the policy's choice at tree nodes (0 turns it off; needs a rollout policy). ``widening``:
     progressive widening constant (``None``: every action is a candidate, as in plain ISMCTS).
+    ``paired_root``: compare the policy's best ``k`` root actions on common determinizations (module
+    docstring); ``None`` for the usual UCB at the root.
     """
 
     name = "ismcts"
@@ -110,6 +118,7 @@ class ISMCTSBot:
         prior_weight: float = 0.0,
         widening: float | None = None,
         win_weight: float = 0.7,
+        paired_root: int | None = None,
     ) -> None:
         if iterations is None and time_limit is None:
             raise ValueError("ISMCTS needs an iteration budget or a time limit")
@@ -125,10 +134,12 @@ class ISMCTSBot:
         self.prior_weight = prior_weight if rollout_policy is not None else 0.0
         self.widening = widening
         self.win_weight = win_weight
+        self.paired_root = paired_root
         self.last_iterations = 0
         self._deadline: float | None = None
         self._last_check = 0.0
         self._slowest = 0.0
+        self._cut = False
 
     def choose(self, state: GameState[Any]) -> Any:
         started = time.perf_counter()
@@ -145,6 +156,8 @@ class ISMCTSBot:
         self._deadline = None if self.time_limit is None else started + self.time_limit * 0.97
         self._last_check = started
         self._slowest = 0.0
+        if self.paired_root is not None and self.rollout_policy is not None:
+            return self._choose_paired(state, seat, legal, self.paired_root)
         done = 0
         while True:
             if self.iterations is not None and done >= self.iterations:
@@ -158,6 +171,53 @@ class ISMCTSBot:
         if not visited:
             return self.rng.choice(legal)
         return max(visited, key=lambda node: (node.visits, node.reward)).action
+
+    def _root_candidates(self, state: GameState[Any], legal: Sequence[Any], count: int) -> list[Any]:
+        """The policy's choice first, then its ranking (or the legal order), ``count`` at most."""
+        policy = self.rollout_policy
+        assert policy is not None
+        favourite = self._policy_action(state, legal)
+        ranked = getattr(policy, "ranked", None)
+        order = list(ranked(state)) if ranked is not None else list(legal)
+        candidates = [] if favourite is None else [favourite]
+        for action in order:
+            if len(candidates) >= count:
+                break
+            if action not in candidates and action in legal:
+                candidates.append(action)
+        return candidates or list(legal[:count])
+
+    def _choose_paired(self, state: GameState[Any], seat: int, legal: Sequence[Any], count: int) -> Any:
+        """Every iteration samples one world and runs one ISMCTS iteration below each candidate in it."""
+        candidates = self._root_candidates(state, legal, count)
+        if len(candidates) == 1:
+            self.last_iterations = 0
+            return candidates[0]
+        nodes = [_Node(None, action, seat) for action in candidates]
+        totals = [0.0] * len(nodes)
+        worlds = 0
+        while True:
+            if self.iterations is not None and worlds * len(nodes) >= self.iterations:
+                break
+            if self._out_of_time():
+                break
+            world = state.determinize(seat, self.rng.fork())
+            rewards = []
+            for node in nodes:
+                copy = world.clone()
+                copy.apply(node.action)
+                reward = self._iterate(node, copy)[seat]
+                if self._cut or (node is not nodes[-1] and self._out_of_time()):
+                    break
+                rewards.append(reward)
+            if len(rewards) < len(nodes):  # a world not played out by every candidate would bias them
+                break
+            totals = [total + reward for total, reward in zip(totals, rewards, strict=True)]
+            worlds += 1
+        self.last_iterations = worlds * len(nodes)
+        # Highest total over the common worlds; the policy's own choice (first) wins ties.
+        best = max(range(len(nodes)), key=lambda index: totals[index])
+        return candidates[best]
 
     def _out_of_time(self) -> bool:
         if self._deadline is None:
@@ -174,9 +234,10 @@ class ISMCTSBot:
         action = self.rollout_policy.choose(state)
         return action if action in actions else None
 
-    def _iterate(self, root: _Node, state: GameState[Any]) -> None:
+    def _iterate(self, root: _Node, state: GameState[Any]) -> list[float]:
         node = root
         rng = self.rng
+        self._cut = False  # set when the clock stops this iteration before its rollout ends
         use_prior = self.prior_weight > 0.0
         # Selection: descend while the node's candidates all have children; expand one otherwise.
         while not state.is_over:
@@ -217,6 +278,7 @@ class ISMCTSBot:
             state.apply(best_child.action)
             node = best_child
             if self._out_of_time():
+                self._cut = True
                 break
         # Simulation: the rollout policy (or random play) up to the cutoff or the end.
         limit = self.max_rollout_actions if self.rollout_cutoff is None else self.rollout_cutoff
@@ -234,6 +296,7 @@ class ISMCTSBot:
             state.apply(action)
             steps += 1
             if self._out_of_time():
+                self._cut = not state.is_over
                 break
         rewards = outcome_rewards(state, self.win_weight) if state.is_over else self.evaluator(state)
         # Backpropagation: each node is credited from the viewpoint of the seat that chose it.
@@ -245,3 +308,4 @@ class ISMCTSBot:
             assert parent is not None
             node = parent
         root.visits += 1
+        return rewards

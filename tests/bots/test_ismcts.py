@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from meeple import load_game
-from meeple.bots import BOT_KINDS, ISMCTSBot, RandomBot, RolloutPolicy, hard_bot, make_bot
+from meeple.bots import BOT_KINDS, HardBot, ISMCTSBot, RandomBot, RolloutPolicy, hard_bot, make_bot
 from meeple.bots.ismcts import margin_evaluation, outcome_rewards
 from meeple.core.contract import GameState
 from meeple.core.rng import Rng
@@ -147,12 +147,48 @@ def test_hard_beats_random_players_in_citadels() -> None:
     assert wins / games >= 0.5  # a random seat wins a third
 
 
+class _PassingPolicy:
+    """A poor policy for the toy game: it always passes (playing a card is what wins)."""
+
+    name = "passer"
+
+    def choose(self, state: GameState[Any]) -> Any:
+        return "pass"
+
+
+def test_paired_root_overrules_a_poor_policy_on_common_worlds() -> None:
+    state = Toy().new_game(players=3, seed=6)
+    bot = ISMCTSBot(seed=2, iterations=12, rollout_policy=_PassingPolicy(), paired_root=2, epsilon=0.0)
+    action = bot.choose(state)
+    assert str(action).startswith("play:")  # the policy's "pass" was compared with a play, and lost
+    assert bot.last_iterations == 12  # 6 worlds × 2 candidates
+
+
+def test_paired_root_keeps_the_policy_choice_when_nothing_beats_it() -> None:
+    state = _mid_game("burgundy", 4, seed=4, steps=40)
+    policy = RolloutPolicy(9)
+    ranked = policy.ranked(state)
+    assert set(map(str, ranked)) == set(map(str, state.legal_actions()))
+    assert str(ranked[0]) == str(policy.choose(state))
+    first = ISMCTSBot(4, iterations=0, rollout_policy=RolloutPolicy(9), paired_root=3).choose(state)
+    assert str(first) == str(ranked[0])  # no world played: the heuristic's choice
+    before = state.to_json()
+    searched = [str(ISMCTSBot(4, iterations=9, rollout_policy=RolloutPolicy(9), paired_root=3,
+                              epsilon=0.0).choose(state)) for _ in range(2)]
+    assert searched[0] == searched[1] and searched[0] in set(map(str, ranked[:3]))
+    assert state.to_json() == before
+
+
 def test_levels_are_seated_by_name() -> None:
     for kind in ("random", "easy", "heuristic", "medium", "hard", "ismcts"):
         assert kind in BOT_KINDS
     hard = make_bot("hard", 3)
-    assert isinstance(hard, ISMCTSBot)
-    assert hard.time_limit == pytest.approx(1.0)
+    assert isinstance(hard, HardBot)
+    for name in ("citadels", "caylus", "palais_royal", "burgundy"):
+        search = hard.search_for(name)
+        assert search.time_limit == pytest.approx(2.0 if name == "burgundy" else 0.5)
+        assert search.epsilon == 0.0 and search.rollout_cutoff is None
+        assert search.paired_root == (3 if name == "burgundy" else None)
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("grandmaster")
 

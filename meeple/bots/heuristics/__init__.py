@@ -28,6 +28,18 @@ class GameHeuristicBot:
         self._game_name: str | None = None
 
     def choose(self, state: GameState[Any]) -> Any:
+        return self._for(state).choose(state)
+
+    def ranked(self, state: GameState[Any]) -> list[Any]:
+        """The legal actions best first, where the game's bot can rank them (else its choice first)."""
+        bot = self._for(state)
+        ranked = getattr(bot, "ranked", None)
+        if ranked is not None:
+            return list(ranked(state))
+        choice = bot.choose(state)
+        return [choice, *(action for action in state.legal_actions() if action != choice)]
+
+    def _for(self, state: GameState[Any]) -> Any:
         game_name = state.game.name
         if self._bot is None or self._game_name != game_name:
             try:
@@ -36,4 +48,4 @@ class GameHeuristicBot:
                 raise ValueError(f"there is no heuristic bot for {game_name!r} yet") from None
             self._bot = module.HeuristicBot(self.seed)
             self._game_name = game_name
-        return self._bot.choose(state)
+        return self._bot

@@ -186,6 +186,7 @@ class _Ctx:
                 self.buildings[t] += 1
         self.mines = sum(1 for t in estate if t >= 0 and TILE_TYPE[t] == M_)
         self._tile_cache: dict[tuple[int, tuple[int, ...]], float] = {}
+        self._best_ship: float | None = None  # constant within a decision, asked for once per ship
 
     # --- small valuations ---------------------------------------------------------------------------
 
@@ -244,10 +245,12 @@ class _Ctx:
         return gain * self.goods_tile_vp(), len(new_counts)
 
     def best_ship_vp(self) -> float:
-        masks = [1 << d for d in range(1, 7)]
-        if 5 in self.know:
-            masks += [(1 << d) | (1 << (d % 6 + 1)) for d in range(1, 7)]
-        return max(self.ship_goods(m)[0] for m in masks)
+        if self._best_ship is None:
+            masks = [1 << d for d in range(1, 7)]
+            if 5 in self.know:
+                masks += [(1 << d) | (1 << (d % 6 + 1)) for d in range(1, 7)]
+            self._best_ship = max(self.ship_goods(m)[0] for m in masks)
+        return self._best_ship
 
     def best_take_vp(self, types: Sequence[int]) -> float:
         best = 0.0
@@ -464,6 +467,37 @@ class HeuristicBot:
             if score > best_score:
                 best, best_score = action, score
         return best
+
+    def ranked(self, state: GameState[Any]) -> list[Any]:
+        """Every legal action, best first by the same valuation as ``choose`` (for search candidates).
+
+        At the start of a turn a worthwhile purchase ranks above the dice, as ``choose`` plays it."""
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return list(legal)
+        seat = state.current_player
+        assert seat is not None
+        view = state.view(seat)
+        ctx = _Ctx(view, seat, dict(state.options))
+        pending = view.get("pending") or {}
+        kind = pending.get("kind")
+        rolled = int(pending.get("die", 0)) if kind == "die" else 0
+        scored: list[tuple[float, int, Any]] = []
+        for index, action in enumerate(legal):
+            if kind is None:
+                verb, a, _ = _parse(str(action))
+                if verb == "buy":
+                    value = self._score(state, ctx, action, 0, kind)
+                    value = 1000.0 + value if value > 0.0 else value - 1000.0
+                elif verb == "die":
+                    value = self._die_vp(state, ctx, action, a)
+                else:  # pass
+                    value = -500.0
+            else:
+                value = self._score(state, ctx, action, rolled, kind)
+            scored.append((value, -index, action))
+        scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
+        return [action for _, _, action in scored]
 
     # ------------------------------------------------------------------------------------------------
 
