@@ -1,6 +1,6 @@
 """ISMCTS iterations per second per game, and whether the time budget per decision is honoured.
 
-    python bench/ismcts_speed.py                       # the "hard" settings, 4 players, 1 s per decision
+    python bench/ismcts_speed.py                       # the "hard" settings and budgets, 4 players
     python bench/ismcts_speed.py caylus --budget 0.5 --positions 3
 
 For each game, a few mid-game positions are reached by letting the game's heuristic bot (random where
@@ -47,8 +47,11 @@ def positions(name: str, players: int, count: int) -> list[GameState[Any]]:
     return found
 
 
-def measure(name: str, players: int, budget: float, count: int) -> tuple[float, int, float]:
-    """(iterations per second, decisions, worst overshoot of the budget in %)."""
+def measure(name: str, players: int, budget: float | None, count: int) -> tuple[float, float, int, float]:
+    """(iterations per second, the budget, decisions, worst overshoot of the budget in %); ``budget``
+    ``None`` is the hard level's own budget for the game."""
+    if budget is None:
+        budget = float(hard_bot(1).search_for(name).time_limit or 1.0)
     iterations = 0
     seconds = 0.0
     worst = -100.0
@@ -62,21 +65,22 @@ def measure(name: str, players: int, budget: float, count: int) -> tuple[float, 
         seconds += elapsed
         worst = max(worst, 100.0 * (elapsed - budget) / budget)
         decisions += 1
-    return (iterations / seconds if seconds else 0.0), decisions, worst
+    return (iterations / seconds if seconds else 0.0), budget, decisions, worst
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("games", nargs="*", help="games to measure (default: citadels burgundy caylus palais_royal)")
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--budget", type=float, default=1.0, help="seconds per decision (default 1.0)")
+    parser.add_argument("--budget", type=float, default=None,
+                        help="seconds per decision (default: the hard level's, 0.5 s or 2 s for Burgundy)")
     parser.add_argument("--positions", type=int, default=4, help="mid-game positions per game (default 4)")
     args = parser.parse_args()
     available = set(game_names())
     for name in args.games or [g for g in GAMES if g in available]:
-        rate, decisions, worst = measure(name, args.players, args.budget, args.positions)
+        rate, budget, decisions, worst = measure(name, args.players, args.budget, args.positions)
         print(f"{name} {args.players}p: {rate:.0f} iterations/s ({decisions} decisions), "
-              f"max overshoot {max(0.0, worst):.1f}% of {args.budget:g} s", flush=True)
+              f"max overshoot {max(0.0, worst):.1f}% of {budget:g} s", flush=True)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from meeple.bots import RandomBot, make_bot
 from meeple.bots.heuristics.burgundy import HeuristicBot
 from meeple.core.rng import Rng
 from meeple.simulate import play_bot_game
+from tests.bots.walks import count_legal_choices
 
 GAME = load_game("burgundy")
 #: default rules plus the documented presets (docs/games/burgundy.md), and a few single options.
@@ -28,19 +29,11 @@ OPTIONS: dict[str, dict[str, Any] | None] = {
 @pytest.mark.parametrize("options", OPTIONS)
 def test_always_a_legal_action_in_random_positions(players: int, options: str) -> None:
     """Random moves walk the game into all sorts of positions; the bot is asked at every one."""
-    checked = 0
-    for game in range(2):
-        state = GAME.new_game(players=players, seed=100 * players + game, options=OPTIONS[options])
-        bot = HeuristicBot(seed=game)
-        walker = RandomBot(seed=game + 50)
-        rng = Rng(game)
-        while not state.is_over:
-            legal = state.legal_actions()
-            action = bot.choose(state)
-            assert action in legal, f"{action} not legal at {state.view(state.current_player)['pending']}"
-            checked += 1
-            # Let the heuristic steer half the moves so that its own kind of positions come up too.
-            state.apply(action if rng.random() < 0.5 else walker.choose(state))
+    checked = sum(
+        count_legal_choices(GAME.new_game(players=players, seed=100 * players + game, options=OPTIONS[options]),
+                            HeuristicBot(seed=game), game)
+        for game in range(2)
+    )
     assert checked > 300
 
 

@@ -10,8 +10,8 @@ import pytest
 from meeple import load_game
 from meeple.bots import RandomBot, make_bot
 from meeple.bots.heuristics.caylus import HeuristicBot
-from meeple.core.rng import Rng
 from meeple.simulate import play_bot_game
+from tests.bots.walks import count_legal_choices
 
 GAME = load_game("caylus")
 #: The presets of docs/games/caylus.md, spelled out as options.
@@ -30,19 +30,8 @@ def _new(players: int, seed: int, preset: str = "standard") -> Any:
 @pytest.mark.parametrize("preset", PRESETS)
 def test_always_a_legal_action_in_random_positions(players: int, preset: str) -> None:
     """Random players walk the game into all sorts of positions; the bot is asked at every one."""
-    checked = 0
-    for game in range(3):
-        state = _new(players, 100 * players + game, preset)
-        bot = HeuristicBot(seed=game)
-        walker = RandomBot(seed=game + 50)
-        rng = Rng(game)
-        while not state.is_over:
-            legal = state.legal_actions()
-            action = bot.choose(state)
-            assert action in legal, f"{action} not legal at {state.pending()}"
-            checked += 1
-            # Let the heuristic steer half the moves so that its own kind of positions come up too.
-            state.apply(action if rng.random() < 0.5 else walker.choose(state))
+    checked = sum(count_legal_choices(_new(players, 100 * players + game, preset), HeuristicBot(seed=game), game)
+                  for game in range(3))
     assert checked > 200
 
 

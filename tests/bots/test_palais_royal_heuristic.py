@@ -14,6 +14,7 @@ from meeple.bots.heuristics import GameHeuristicBot
 from meeple.bots.heuristics.palais_royal import HeuristicBot
 from meeple.core.rng import Rng
 from meeple.simulate import play_bot_game
+from tests.bots.walks import count_legal_choices
 
 GAME = load_game("palais_royal")
 #: Option sets that change what is legal or how much things cost.
@@ -35,19 +36,8 @@ def _new(players: int, seed: int, variant: str = "default") -> Any:
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_always_a_legal_action_in_random_positions(players: int, variant: str) -> None:
     """Random players walk the game into all sorts of positions; the bot is asked at every one."""
-    checked = 0
-    for game in range(2):
-        state = _new(players, 100 * players + game, variant)
-        bot = HeuristicBot(seed=game)
-        walker = RandomBot(seed=game + 50)
-        rng = Rng(game)
-        while not state.is_over:
-            legal = state.legal_actions()
-            action = bot.choose(state)
-            assert action in legal, f"{action} not legal at {state.view(None)['pending']}"
-            checked += 1
-            # Let the heuristic steer half the moves so that its own kind of positions come up too.
-            state.apply(action if rng.random() < 0.5 else walker.choose(state))
+    checked = sum(count_legal_choices(_new(players, 100 * players + game, variant), HeuristicBot(seed=game), game)
+                  for game in range(2))
     assert checked > 200
 
 
