@@ -146,3 +146,18 @@ def record_frames(page: Any) -> list[dict[str, Any]]:
     frames: list[dict[str, Any]] = []
     page.on("websocket", lambda socket: socket.on("framereceived", lambda payload: frames.append(json.loads(payload))))
     return frames
+
+
+def reload_and_check(page: Any, server: Server, table_id: str, board: str | None = None) -> None:
+    """Reload the table page mid-game: the seat is still Ada's, the socket reconnects, the ``board``
+    selector is drawn again, and what the server sends is seat 0's view at that version."""
+    from playwright.sync_api import expect
+
+    page.reload()
+    expect(page.locator(".seat-chip.me")).to_contain_text("Ada")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "online")
+    if board is not None:
+        expect(page.locator(board)).to_be_visible()
+    state = page.request.get(f"{server.url}/api/tables/{table_id}").json()
+    assert state["seat"] == 0
+    assert state["view"] == views_by_version(server, table_id, 0)[state["version"]]

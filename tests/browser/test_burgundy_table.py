@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from meeple.core.registry import game_names
-from tests.browser.conftest import Server, record_frames, screenshot_dir, views_by_version
+from tests.browser.conftest import Server, record_frames, reload_and_check, screenshot_dir, views_by_version
 
 pytestmark = pytest.mark.skipif("burgundy" not in game_names(), reason="the Burgundy engine is not installed")
 
@@ -103,14 +103,8 @@ def test_a_whole_burgundy_game_against_a_bot_by_clicking(browser: Browser, serve
         page.locator(f'[data-action="{choose(shown["actions"])}"]').first.click()
         clicks += 1
         if clicks == 15 and not reloaded:
-            page.reload()
-            expect(page.locator(".seat-chip.me")).to_contain_text("Ada")
-            expect(page.locator("#connection")).to_have_attribute("data-state", "online")
-            expect(page.locator(".burgundy")).to_be_visible()
+            reload_and_check(page, server, table_id, ".burgundy")
             reloaded = True
-            state = page.request.get(f"{server.url}/api/tables/{table_id}").json()
-            assert state["seat"] == 0
-            assert state["view"] == views_by_version(server, table_id, 0)[state["version"]]
         if clicks >= 40 and not photographed and page.locator(".bg-space.legal").count():
             SHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SHOTS / "burgundy-table.png"))

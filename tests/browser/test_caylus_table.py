@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from meeple.core.registry import game_names
-from tests.browser.conftest import Server, record_frames, screenshot_dir, views_by_version
+from tests.browser.conftest import Server, record_frames, reload_and_check, screenshot_dir, views_by_version
 
 pytestmark = pytest.mark.skipif("caylus" not in game_names(), reason="the Caylus engine is not installed")
 
@@ -118,14 +118,8 @@ def test_a_whole_caylus_game_against_a_bot_by_clicking(browser: Browser, server:
         page.locator(f'[data-action="{choice}"]').click()
         clicks += 1
         if clicks == 40 and not reloaded:
-            page.reload()
-            expect(page.locator(".seat-chip.me")).to_contain_text("Ada")
-            expect(page.locator("#connection")).to_have_attribute("data-state", "online")
-            expect(page.locator(".caylus")).to_be_visible()
+            reload_and_check(page, server, table_id, ".caylus")
             reloaded = True
-            state = page.request.get(f"{server.url}/api/tables/{table_id}").json()
-            assert state["seat"] == 0
-            assert state["view"] == views_by_version(server, table_id, 0)[state["version"]]
         if clicks >= 25 and not shot and view["phase"] == 2:  # early enough for the shortest games
             shoot(page, "caylus-table.png", 1400, 1000)
             shoot(page, "caylus-table-phone.png", 390, 844)

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from meeple.core.registry import game_names
-from tests.browser.conftest import Server, record_frames, views_by_version
+from tests.browser.conftest import Server, record_frames, reload_and_check, views_by_version
 
 pytestmark = pytest.mark.skipif("citadels" not in game_names(), reason="the Citadels engine is not installed")
 
@@ -74,13 +74,8 @@ def test_a_whole_citadels_game_against_three_bots_by_clicking(browser: Browser, 
         page.locator(f'[data-action="{actions[choose(actions)]}"]').first.click()
         clicks += 1
         if clicks == 12 and not reloaded:
-            page.reload()
-            expect(page.locator(".seat-chip.me")).to_contain_text("Ada")
-            expect(page.locator("#connection")).to_have_attribute("data-state", "online")
+            reload_and_check(page, server, table_id)
             reloaded = True
-            state = page.request.get(f"{server.url}/api/tables/{table_id}").json()
-            assert state["seat"] == 0
-            assert state["view"] == views_by_version(server, table_id, 0)[state["version"]]
 
     expect(page.locator("#final-scores")).to_be_visible()
     expect(page.locator("#banner")).to_contain_text("Game over")

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from meeple.core.registry import game_names
-from tests.browser.conftest import Server, record_frames, screenshot_dir, views_by_version
+from tests.browser.conftest import Server, record_frames, reload_and_check, screenshot_dir, views_by_version
 
 pytestmark = pytest.mark.skipif("palais_royal" not in game_names(), reason="the Palais Royal engine is not installed")
 
@@ -201,14 +201,8 @@ def test_a_whole_palais_royal_game_against_a_bot_by_clicking(browser: Browser, s
         page.locator(f'[data-action="{choice}"]').click()
         clicks += 1
         if clicks == 60 and not reloaded:
-            page.reload()
-            expect(page.locator(".seat-chip.me")).to_contain_text("Ada")
-            expect(page.locator("#connection")).to_have_attribute("data-state", "online")
-            expect(page.locator(".palais-royal")).to_be_visible()
+            reload_and_check(page, server, table_id, ".palais-royal")
             reloaded = True
-            state = page.request.get(f"{server.url}/api/tables/{table_id}").json()
-            assert state["seat"] == 0
-            assert state["view"] == views_by_version(server, table_id, 0)[state["version"]]
 
     expect(page.locator("#final-scores")).to_be_visible()
     expect(page.locator("#banner")).to_contain_text("Game over")
