@@ -191,10 +191,20 @@ def simulate(
     if "rounds" in stats:
         console.print(f"mean rounds: {stats['rounds']:.2f}")
     console.print(f"mean actions: {stats.get('actions', 0):.1f}")
-    console.print(f"games per second: {result.games_per_second:.1f}")
+    console.print(_pace(result.games, result.seconds))
     if json_out is not None:
         json_out.write_text(json.dumps(result.to_json(), indent=2))
         console.print(f"results written to {json_out}")
+
+
+def _pace(games: int, seconds: float) -> str:
+    """Games per second, or seconds per game when games are slow (searching bots)."""
+    if seconds <= 0.0:
+        return f"{games} games"
+    rate = games / seconds
+    if rate >= 1.0:
+        return f"{rate:.1f} games per second ({seconds:.1f} s in all)"
+    return f"{seconds / games:.1f} s per game ({seconds / 60:.1f} min in all)"
 
 
 @app.command()
@@ -230,7 +240,7 @@ def tournament(
                       f"{entry.win_share:.1%} ({low:.1%}–{high:.1%})", f"{entry.mean_score:.2f}",
                       f"{entry.mu:.1f}", f"{entry.sigma:.1f}")
     console.print(table)
-    console.print(f"{games / result.seconds:.1f} games per second")
+    console.print(_pace(games, result.seconds))
     if out is not None:
         summary, csv_file = result.write(out)
         console.print(f"results written to {summary} and {csv_file}")
