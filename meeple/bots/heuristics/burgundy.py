@@ -1,10 +1,13 @@
 """A rule-of-thumb Castles of Burgundy player: every legal action gets a cheap score, the best is played.
 
-The bot reads only ``state.view(seat)`` (one call per decision) and the public notation of the legal
-actions, so it knows exactly what its seat may know; in the secret-setup variant the hidden choices
-of the other seats are simply absent from its view. The only lookahead is at the start of a die
-choice: the bot applies ``die:r`` to a ``clone()`` to list what that die could do, and values the die
-by the best of those actions. Everything is valued in victory points (VP) now or expected later.
+The bot reads the game state directly, but only what ``state.view(seat)`` shows its seat: its own
+estate, storage, goods, workers, silverlings and knowledge tiles, and the public depots, depot goods,
+bonus tiles, phase, round and dice (never another seat's estate, so the hidden setup choices of the
+secret-setup variant stay unseen). Reading the state instead of building the view is what makes it
+cheap enough for search rollouts. The only lookahead is at the start of a die choice: the bot lists
+what that die could do (the engine's own listing, as a clone after ``die:r`` would offer it) and
+values the die by the best of those actions. Everything is valued in victory points (VP) now or
+expected later.
 
 Rules of thumb it follows:
 
@@ -43,17 +46,17 @@ Ties are broken by a tiny noise from the bot's own seeded generator, so a seed g
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from meeple.core.contract import GameState
 from meeple.core.rng import Rng
+from meeple.games.burgundy import actions as act
 from meeple.games.burgundy.data import (
     ANIMAL_COUNT,
     ANIMAL_KIND,
     BANK,
     BOARDING,
-    BOARDS_BY_TYPES,
+    BOARDS,
     CARPENTER,
     CHURCH,
     CITYHALL,
@@ -61,203 +64,212 @@ from meeple.games.burgundy.data import (
     FIRST_BUILDING,
     KNOWLEDGE_NUMBER,
     MARKET,
+    MINE,
     NEIGHBOURS,
     PHASE_BONUS,
+    PHASES,
     REGION_VP,
+    ROUNDS,
     SPACE_DIE,
-    SPACES,
-    TILE_BY_NAME,
     TILE_TYPE,
-    TYPE_LETTERS,
     WAREHOUSE,
     WATCHTOWER,
+    Board,
 )
+from meeple.games.burgundy.state import P_BOARD, P_DIE
 
 A_, B_, C_, K_, M_, S_ = range(6)  # tile types (colours), in TYPE_LETTERS order "ABCKMS"
+EMPTY = -1
 
 WORKER_VP = 0.7
 SILVER_VP = 1.0
 STORE_DISCOUNT = 0.6  # a stored tile still needs a die (and maybe workers) to be placed
 CASTLE_ACTION_VP = 4.0
 
-#: what a Carpenter's Workshop, Church or Market may take (tile types).
-_BUILD_TAKES = {CARPENTER: (B_,), CHURCH: (C_, M_, K_), MARKET: (S_, A_)}
-#: the free ±1 knowledge tile that helps placing each type: K09 B, K10 S/A, K11 C/M/K.
-_FREE_PLACE_K = {B_: 9, S_: 10, A_: 10, C_: 11, M_: 11, K_: 11}
-
-Parsed = tuple[str, int, int]
-_PARSED: dict[str, Parsed] = {}
-
-
-def _parse(text: str) -> Parsed:
-    """(verb, a, b) of a notation: die r; take d tile; place tile space; sell g; buy d tile; discard tile;
-    ship mask; keep mask; board b; start space. Cached per notation."""
-    found = _PARSED.get(text)
-    if found is not None:
-        return found
-    verb, _, rest = text.partition(":")
-    rest = rest.split("~", 1)[0]
-    a = b = 0
-    if verb in ("die", "sell", "board", "start"):
-        a = int(rest)
-    elif verb in ("take", "buy"):
-        d, _, tile = rest.partition(":")
-        a, b = int(d), TILE_BY_NAME[tile]
-    elif verb == "place":
-        tile, _, space = rest.partition("@")
-        a, b = TILE_BY_NAME[tile], int(space)
-    elif verb == "discard":
-        a = TILE_BY_NAME[rest]
-    elif verb == "ship":
-        for d in rest.split("+"):
-            a |= 1 << int(d)
-    elif verb == "keep":
-        for g in rest.split(","):
-            a |= 1 << int(g)
-    parsed = (verb, a, b)
-    _PARSED[text] = parsed
-    return parsed
+#: what a Carpenter's Workshop, Church or Market may take: a bit mask of tile types.
+_BUILD_TAKES = {CARPENTER: 1 << B_, CHURCH: (1 << C_) | (1 << M_) | (1 << K_), MARKET: (1 << S_) | (1 << A_)}
+#: the free ±1 knowledge tile that helps placing each type: K09 B, K10 S/A, K11 C/M/K (a kmask bit).
+_FREE_PLACE_K = {B_: 1 << 9, S_: 1 << 10, A_: 1 << 10, C_: 1 << 11, M_: 1 << 11, K_: 1 << 11}
+#: the only tiles whose placement value depends on the dice still left (they value a take); the
+#: placement value of every other tile is fixed for a decision and cached.
+_TAKING = frozenset(_BUILD_TAKES)
+#: _MASK_DEPOTS[mask] = the depots 1-6 whose bits are set in ``mask`` (a ship's choice).
+_MASK_DEPOTS: tuple[tuple[int, ...], ...] = tuple(tuple(d for d in range(1, 7) if m >> d & 1) for m in range(128))
+_SHIP_MASKS = tuple(1 << d for d in range(1, 7))
+_SHIP_MASKS_K05 = _SHIP_MASKS + tuple((1 << d) | (1 << (d % 6 + 1)) for d in range(1, 7))
+#: the action kinds a die (or a free action) may lead to
+_DIE_KINDS = frozenset((act.TAKE, act.PLACE, act.SELL, act.WORKERS))
+_LAST_PHASE, _LAST_ROUND = PHASES - 1, ROUNDS - 1
 
 
 class _Ctx:
-    """What the deciding seat knows, decoded once per decision from its view."""
+    """What the deciding seat knows, read once per decision from the state (only what its view shows),
+    with per-decision caches: most values are asked for many times while the actions are scored."""
 
-    def __init__(self, view: dict[str, Any], seat: int, options: dict[str, Any]) -> None:
-        me = view["players"][seat]
-        self.n = len(view["players"])
+    __slots__ = (
+        "_animal_kinds",
+        "_base",
+        "_best_ship",
+        "_city",
+        "_place",
+        "_tile_cache",
+        "colour_bonus",
+        "colour_left",
+        "depot_goods",
+        "depots",
+        "dice_left",
+        "estate",
+        "frontier",
+        "geo",
+        "goods",
+        "goods_vp",
+        "kmask",
+        "late",
+        "my_bonus",
+        "n",
+        "other_dice",
+        "phase",
+        "region_left",
+        "sale_per_tile",
+        "seat",
+        "share",
+        "sold",
+        "storage",
+        "turns_left",
+        "workers",
+        "wvp",
+    )
+
+    def __init__(self, state: Any, seat: int) -> None:
+        n: int = state.players
+        self.n = n
         self.seat = seat
-        self.phase = int(view["phase_index"])
-        self.round = int(view["round"])  # 1-based
-        self.turns_left = (4 - self.phase) * 5 + (5 - self.round)  # own turns after this one
-        turn = view.get("turn")
+        phase: int = min(state.phase, _LAST_PHASE)
+        self.phase = phase
+        self.turns_left: int = (4 - phase) * 5 + (4 - min(state.round, _LAST_ROUND))  # own turns after this one
+        late: float = self.turns_left / 24
+        self.late = late  # 1 at the start of the game, 0 on the last turn
+        self.share: float = 0.45 + 0.3 * late  # of a region's value, for a placement that does not finish it
+        pending = state.pending
         #: unused dice of this turn (for a die being resolved: the dice still left after it)
-        self.dice_left: list[int] = list(turn["dice_left"]) if turn and turn.get("seat") == seat else []
+        if state.is_over or (pending and pending[-1][0] >= P_BOARD) or state.order[state.turn_index] != seat:
+            self.dice_left: list[int] = []
+        else:
+            self.dice_left = list(state.dice_left)
         self.other_dice: tuple[int, ...] = tuple(self.dice_left)
-        self.sale_per_tile = options.get("sale_vp", "per_tile") == "per_tile"
-        letters = me.get("board_types")
-        self.geo = BOARDS_BY_TYPES[letters] if letters else None
-        estate = [-1] * (SPACES + 1)
-        for space, name in me["estate"].items():
-            estate[int(space)] = TILE_BY_NAME[name]
-        self.estate = estate
-        self.storage = [TILE_BY_NAME[t] for t in me["storage"]]
-        self.goods = [0] * 7
-        for g, count in me["goods"].items():
-            self.goods[int(g)] = int(count)
-        self.sold_set = {int(g) for g in me["sold"]}
-        self.sold_kinds = len(self.sold_set)
-        self.sold_tiles = sum(int(c) for c in me["sold"].values())
-        self.workers = int(me["workers"])
-        self.silver = int(me["silverlings"])
-        self.know = {int(k[1:]) for k in me["knowledge"]}
-        self.my_bonus = len(me["bonus_tiles"])
+        self.sale_per_tile: bool = state.options.get("sale_vp", "per_tile") == "per_tile"
+        key = state.board[seat]
+        self.geo: Board | None = BOARDS[key] if key else None
+        # the seat's own lists, read only
+        self.estate: list[int] = state.estate[seat]
+        self.storage: list[int] = state.storage[seat]
+        self.goods: list[int] = state.goods[seat]
+        self.sold: list[int] = state.sold[seat]
+        self.region_left: list[int] = state.region_left[seat]
+        self.colour_left: list[int] = state.colour_left[seat]
+        self.frontier: int = state.frontier[seat]  # bit mask of the empty spaces next to a tile
+        workers: int = state.workers[seat]
+        self.workers = workers
+        self.kmask: int = state.kmask[seat]  # bit k: holds knowledge tile Kk
+        self.wvp: float = WORKER_VP + (0.4 if workers <= 1 else 0.0)
+        bonus_large, bonus_small = state.bonus_large, state.bonus_small
+        self.my_bonus: int = bonus_large.count(seat) + bonus_small.count(seat)
         # bonus tile left for completing a colour: n+3 (large), n (small) or 0
-        self.colour_bonus = [0.0] * 6
-        for letter, owners in view["bonus_tiles"].items():
-            t = TYPE_LETTERS.index(letter)
-            if owners["large"] is None:
-                self.colour_bonus[t] = self.n + 3
-            elif owners["small"] is None and owners["large"] != seat:
-                self.colour_bonus[t] = self.n
-        self.depot_goods = [[0] * 7 for _ in range(7)]
-        for d, kinds in view["depot_goods"].items():
-            row = self.depot_goods[int(d)]
-            for g in kinds:
-                row[g] += 1
-        self.depots = {int(d): [TILE_BY_NAME[t] for t in tiles] for d, tiles in view["depots"].items()}
-        geo = self.geo
-        self.region_left: list[int] = []
-        self.colour_left = [0] * 6
-        self.frontier = [False] * (SPACES + 1)
-        self.city_has: list[set[int]] = []
-        if geo is not None:
-            for members in geo.regions:
-                self.region_left.append(sum(1 for s in members if estate[s] < 0))
-                self.city_has.append({estate[s] for s in members if estate[s] >= 0})
-            for s in range(1, SPACES + 1):
-                if estate[s] < 0:
-                    self.colour_left[geo.types[s]] += 1
-                    if any(estate[nb] >= 0 for nb in NEIGHBOURS[s]):
-                        self.frontier[s] = True
-        self.animal_kinds = {ANIMAL_KIND[t] for t in estate if t >= 0 and ANIMAL_KIND[t] >= 0}
-        self.buildings = [0] * 12
-        for t in estate:
-            if t >= 0 and TILE_TYPE[t] == B_:
-                self.buildings[t] += 1
-        self.mines = sum(1 for t in estate if t >= 0 and TILE_TYPE[t] == M_)
+        colour_bonus: list[float] = [0.0] * 6
+        for t in range(6):
+            large = bonus_large[t]
+            if large == EMPTY:
+                colour_bonus[t] = n + 3
+            elif bonus_small[t] == EMPTY and large != seat:
+                colour_bonus[t] = n
+        self.colour_bonus = colour_bonus
+        self.depot_goods: list[list[int]] = state.depot_goods
+        self.depots: list[list[int]] = state.depots
+        # a goods tile held now: its 1 VP at the end, or more if it can still be sold
+        if self.turns_left <= 0:
+            self.goods_vp = 1.0
+        else:
+            sale = n if self.sale_per_tile else 1.0
+            self.goods_vp = 1.0 + 0.55 * (sale - 1.0) * min(1.0, self.turns_left / 4)
         self._tile_cache: dict[tuple[int, tuple[int, ...]], float] = {}
-        self._best_ship: float | None = None  # constant within a decision, asked for once per ship
+        self._place: dict[int, float] = {}  # place_vp by tile * 64 + space (but _TAKING tiles)
+        self._base: dict[int, float] = {}  # the region / colour / space part of place_vp by type * 64 + space
+        self._best_ship: float | None = None
+        self._animal_kinds: set[int] | None = None
+        self._city: set[int] | None = None
 
     # --- small valuations ---------------------------------------------------------------------------
 
-    @property
-    def late(self) -> float:
-        """1 at the start of the game, 0 on the last turn."""
-        return self.turns_left / 24
-
-    def worker_vp(self) -> float:
-        return WORKER_VP + (0.4 if self.workers <= 1 else 0.0)
+    def animal_kinds(self) -> set[int]:
+        kinds = self._animal_kinds
+        if kinds is None:
+            kinds = self._animal_kinds = {ANIMAL_KIND[t] for t in self.estate if t >= 0 and ANIMAL_KIND[t] >= 0}
+        return kinds
 
     def cost(self, rolled: int, target: int, free: int) -> int:
         need = DIST[rolled][target] - free
         if need <= 0:
             return 0
-        return (need + 1) >> 1 if 8 in self.know else need
-
-    def goods_tile_vp(self) -> float:
-        """A goods tile held now: its 1 VP at the end, or more if it can still be sold."""
-        if self.turns_left <= 0:
-            return 1.0
-        sale = self.n if self.sale_per_tile else 1.0
-        return 1.0 + 0.55 * (sale - 1.0) * min(1.0, self.turns_left / 4)
+        return (need + 1) >> 1 if self.kmask & (1 << 8) else need
 
     def sale_vp(self, g: int) -> float:
         count = self.goods[g]
         if count <= 0:
             return -1.0
+        kmask = self.kmask
         vp = float(self.n * count if self.sale_per_tile else self.n)
-        vp += (2 if 3 in self.know else 1) * SILVER_VP
-        if 4 in self.know:
-            vp += self.worker_vp()
-        if 25 in self.know:
+        vp += (2 if kmask & (1 << 3) else 1) * SILVER_VP
+        if kmask & (1 << 4):
+            vp += self.wvp
+        if kmask & (1 << 25):
             vp += count
-        if 15 in self.know and g not in self.sold_set:
+        if kmask & (1 << 15) and not self.sold[g]:
             vp += 3.0
-        return vp - count * self.goods_tile_vp() * 0.55
+        return vp - count * self.goods_vp * 0.55
 
-    def ship_goods(self, mask: int) -> tuple[float, int]:
-        """VP of the goods a ship would take from the depots in ``mask`` (and how many new kinds)."""
+    def ship_goods(self, mask: int) -> float:
+        """VP of the goods a ship would take from the depots in ``mask``."""
         goods = self.goods
-        held = sum(1 for g in range(1, 7) if goods[g])
-        free = 3 - held
+        depot_goods = self.depot_goods
+        depots = _MASK_DEPOTS[mask]
+        free = 3
+        for g in range(1, 7):
+            if goods[g]:
+                free -= 1
         gain = 0
         new_counts = []
         for g in range(1, 7):
-            total = sum(self.depot_goods[d][g] for d in range(1, 7) if mask >> d & 1)
+            total = 0
+            for d in depots:
+                total += depot_goods[d][g]
             if not total:
                 continue
             if goods[g]:
                 gain += total
             else:
                 new_counts.append(total)
-        new_counts.sort(reverse=True)
-        gain += sum(new_counts[:free])
-        return gain * self.goods_tile_vp(), len(new_counts)
+        if new_counts:
+            new_counts.sort(reverse=True)
+            gain += sum(new_counts[:free])
+        return gain * self.goods_vp
 
     def best_ship_vp(self) -> float:
-        if self._best_ship is None:
-            masks = [1 << d for d in range(1, 7)]
-            if 5 in self.know:
-                masks += [(1 << d) | (1 << (d % 6 + 1)) for d in range(1, 7)]
-            self._best_ship = max(self.ship_goods(m)[0] for m in masks)
-        return self._best_ship
+        best = self._best_ship
+        if best is None:
+            masks = _SHIP_MASKS_K05 if self.kmask & (1 << 5) else _SHIP_MASKS
+            best = self._best_ship = max([self.ship_goods(m) for m in masks])
+        return best
 
-    def best_take_vp(self, types: Sequence[int]) -> float:
+    def best_take_vp(self, types: int) -> float:
+        """The best tile of the types in the bit mask ``types`` on the numbered depots, as stored."""
         best = 0.0
+        depots = self.depots
         for d in range(1, 7):
-            for t in self.depots.get(d, ()):
-                if TILE_TYPE[t] in types:
-                    best = max(best, self.store_vp(t))
+            for t in depots[d]:
+                if t != EMPTY and types >> TILE_TYPE[t] & 1:
+                    value = self.store_vp(t)
+                    if value > best:
+                        best = value
         return best
 
     def knowledge_vp(self, number: int) -> float:
@@ -265,7 +277,7 @@ class _Ctx:
         if number == 1:
             return 1.5 * late
         if number == 2:
-            return (self.mines + 1.5 * late) * (4 - self.phase) * 0.5
+            return (self.estate.count(MINE) + 1.5 * late) * (4 - self.phase) * 0.5
         if number in (3, 4):
             return 4.0 * late
         if number in (5, 6, 7):
@@ -279,56 +291,79 @@ class _Ctx:
         if number == 14:
             return 3.0 * late
         if number == 15:
-            return 3.0 * min(6, self.sold_kinds + 3 * late + (1 if any(self.goods) else 0))
+            sold_kinds = sum(1 for g in range(1, 7) if self.sold[g])
+            return 3.0 * min(6, sold_kinds + 3 * late + (1 if any(self.goods) else 0))
         if 16 <= number <= 23:
             building = FIRST_BUILDING + number - 16
-            return 4.0 * (self.buildings[building] + 1.2 * late)
+            return 4.0 * (self.estate.count(building) + 1.2 * late)
         if number == 24:
-            return 4.0 * min(4, len(self.animal_kinds) + 2 * late)
+            return 4.0 * min(4, len(self.animal_kinds()) + 2 * late)
         if number == 25:
-            return self.sold_tiles + 8 * late
+            return sum(self.sold[1:7]) + 8 * late
         if number == 26:
             return 2.0 * (self.my_bonus + 2 * late)
         return 0.0
 
     # --- placements ---------------------------------------------------------------------------------
 
+    def place_base(self, geo: Board, t: int, space: int) -> float:
+        """The part of a placement's value that only depends on the space: its region (finished now,
+        or a share), its colour's bonus tile, and the empty spaces it opens up."""
+        key = t * 64 + space
+        vp = self._base.get(key)
+        if vp is not None:
+            return vp
+        region = geo.region_of[space]
+        size = len(geo.regions[region])
+        left = self.region_left[region] - 1
+        phase = self.phase
+        if left <= 0:
+            vp = float(REGION_VP[size] + PHASE_BONUS[phase])
+        else:
+            # a share of the region's value, larger the nearer it is to completion
+            future_bonus = PHASE_BONUS[min(4, phase + (left + 1) // 3)]
+            vp = (REGION_VP[size] + future_bonus) / (left + 1) * self.share
+        colour_left = self.colour_left[t]
+        bonus = self.colour_bonus[t]
+        if colour_left == 1:
+            vp += bonus
+        elif bonus:
+            vp += bonus / (colour_left + 1) * 0.3
+        vp += 0.3  # one empty space fewer (final tie-break, and board presence)
+        estate = self.estate
+        frontier = self.frontier
+        opened = 0
+        for nb in NEIGHBOURS[space]:
+            if estate[nb] < 0 and not frontier >> nb & 1:
+                opened += 1
+        vp += 0.08 * opened * self.late
+        self._base[key] = vp
+        return vp
+
     def place_vp(self, tile: int, space: int) -> float:
         """VP now plus expected later from putting ``tile`` on empty ``space`` (without worker costs)."""
+        key = tile * 64 + space
+        vp = self._place.get(key)
+        if vp is not None:
+            return vp
         geo = self.geo
         if geo is None:
             return 0.0
         t = TILE_TYPE[tile]
-        region = geo.region_of[space]
-        members = geo.regions[region]
-        size = len(members)
-        left = self.region_left[region] - 1
-        full = REGION_VP[size] + PHASE_BONUS[self.phase]
-        if left <= 0:
-            vp = float(full)
-        else:
-            # a share of the region's value, larger the nearer it is to completion
-            future_bonus = PHASE_BONUS[min(4, self.phase + (left + 1) // 3)]
-            vp = (REGION_VP[size] + future_bonus) / (left + 1) * (0.45 + 0.3 * self.late)
-        if self.colour_left[t] == 1:
-            vp += self.colour_bonus[t]
-        elif self.colour_bonus[t]:
-            vp += self.colour_bonus[t] / (self.colour_left[t] + 1) * 0.3
-        vp += 0.3  # one empty space fewer (final tie-break, and board presence)
-        estate = self.estate
-        opened = sum(1 for nb in NEIGHBOURS[space] if estate[nb] < 0 and not self.frontier[nb])
-        vp += 0.08 * opened * self.late
+        vp = self.place_base(geo, t, space)
+        kmask = self.kmask
         if t == A_:
             kind = ANIMAL_KIND[tile]
             animals = ANIMAL_COUNT[tile]
             tiles = 1
-            for s in members:
+            estate = self.estate
+            for s in geo.regions[geo.region_of[space]]:
                 other = estate[s]
                 if other >= 0 and ANIMAL_KIND[other] == kind:
                     animals += ANIMAL_COUNT[other]
                     tiles += 1
-            vp += animals + (tiles if 7 in self.know else 0)
-            if 24 in self.know and kind not in self.animal_kinds:
+            vp += animals + (tiles if kmask & (1 << 7) else 0)
+            if kmask & (1 << 24) and kind not in self.animal_kinds():
                 vp += 4
         elif t == S_:
             vp += 0.8 * self.late + self.best_ship_vp()
@@ -336,14 +371,16 @@ class _Ctx:
             vp += CASTLE_ACTION_VP * (0.6 + 0.4 * self.late)
         elif t == M_:
             phase_ends = 5 - self.phase
-            vp += phase_ends * (SILVER_VP + (self.worker_vp() if 2 in self.know else 0.0)) * 0.9
+            vp += phase_ends * (SILVER_VP + (self.wvp if kmask & (1 << 2) else 0.0)) * 0.9
         elif t == K_:
             vp += self.knowledge_vp(KNOWLEDGE_NUMBER[tile])
         else:
             vp += self.building_vp(tile)
-            k = 16 + tile - FIRST_BUILDING
-            if k in self.know:
+            if kmask >> (16 + tile - FIRST_BUILDING) & 1:
                 vp += 4
+            if tile in _TAKING:  # depends on the dice left: not cached
+                return vp
+        self._place[key] = vp
         return vp
 
     def building_vp(self, tile: int) -> float:
@@ -357,14 +394,19 @@ class _Ctx:
             return max([0.0] + [self.sale_vp(g) for g in range(1, 7) if self.goods[g]])
         if tile == CITYHALL:
             return max([0.0] + [self.place_vp_best(t, nested=True) for t in self.storage])
-        return 0.8 * self.best_take_vp(_BUILD_TAKES.get(tile, ()))
+        return 0.8 * self.best_take_vp(_BUILD_TAKES.get(tile, 0))
 
-    def placeable(self, tile: int, space: int) -> bool:
-        geo = self.geo
-        if geo is None or self.estate[space] >= 0 or geo.types[space] != TILE_TYPE[tile]:
-            return False
-        # once per city, unless K01
-        return TILE_TYPE[tile] != B_ or 1 in self.know or tile not in self.city_has[geo.region_of[space]]
+    def city_blocked(self, tile: int, region: int) -> bool:
+        """A building may go once per city (unless K01)."""
+        city = self._city
+        if city is None:
+            geo = self.geo
+            assert geo is not None
+            region_of = geo.region_of
+            city = self._city = {
+                region_of[s] * 64 + t for s, t in enumerate(self.estate) if FIRST_BUILDING <= t <= CITYHALL
+            }
+        return region * 64 + tile in city and not self.kmask & (1 << 1)
 
     def place_vp_best(self, tile: int, nested: bool = False) -> float:
         """Best placement of ``tile`` anywhere legal now (frontier), for castles and City Hall."""
@@ -372,34 +414,59 @@ class _Ctx:
         t = TILE_TYPE[tile]
         if nested and t in (B_, C_):  # avoid chains of estimates
             return 2.0
-        for s in range(1, SPACES + 1):
-            if self.frontier[s] and self.placeable(tile, s):
-                best = max(best, self.place_vp(tile, s))
+        geo = self.geo
+        if geo is None:
+            return best
+        estate = self.estate
+        frontier = self.frontier
+        for s in geo.spaces_of_type[t]:
+            if frontier >> s & 1 and estate[s] < 0 and not (t == B_ and self.city_blocked(tile, geo.region_of[s])):
+                v = self.place_vp(tile, s)
+                if v > best:
+                    best = v
         return best
 
     def store_vp(self, tile: int) -> float:
         """Worth of holding ``tile`` in storage: its placement with a die still left this turn, or a
         share of its best future placement."""
-        key = (tile, self.other_dice)
+        other_dice = self.other_dice
+        key = (tile, other_dice)
         cached = self._tile_cache.get(key)
         if cached is not None:
             return cached
         t = TILE_TYPE[tile]
-        free = 1 if _FREE_PLACE_K[t] in self.know else 0
+        free = 1 if self.kmask & _FREE_PLACE_K[t] else 0
         best = -1.0
         now = -1.0  # placed with a die left this turn
-        for s in range(1, SPACES + 1):
-            if self.placeable(tile, s):
-                # buildings and castles: no recursion into nested effects
-                v = self.place_vp_shallow(tile, s) if t in (B_, C_) else self.place_vp(tile, s)
-                if self.frontier[s]:
-                    for die in self.other_dice:
-                        spend = self.cost(die, SPACE_DIE[s], free)
-                        if spend <= self.workers:
-                            now = max(now, 0.9 * v - spend * self.worker_vp())
+        geo = self.geo
+        if geo is not None:
+            estate = self.estate
+            frontier = self.frontier
+            workers = self.workers
+            wvp = self.wvp
+            k08 = self.kmask & (1 << 8)
+            # buildings and castles: no recursion into nested effects
+            shallow = t in (B_, C_)
+            for s in geo.spaces_of_type[t]:
+                if estate[s] >= 0 or (t == B_ and self.city_blocked(tile, geo.region_of[s])):
+                    continue
+                v = self.place_vp_shallow(tile, s) if shallow else self.place_vp(tile, s)
+                if frontier >> s & 1:
+                    target = SPACE_DIE[s]
+                    for die in other_dice:
+                        spend = DIST[die][target] - free
+                        if spend <= 0:
+                            spend = 0
+                        elif k08:
+                            spend = (spend + 1) >> 1
+                        if spend <= workers:
+                            value = 0.9 * v - spend * wvp
+                            if value > now:
+                                now = value
                 else:
                     v *= 0.6
-                best = max(best, v)
+                if v > best:
+                    best = v
         later = best * STORE_DISCOUNT if best > 0 else -1.0
         value = max(0.0 if self.turns_left <= 0 else later, now)
         self._tile_cache[key] = value
@@ -410,10 +477,10 @@ class _Ctx:
         if t == C_:
             return self.place_vp(tile, space)
         # buildings: region and colour part plus a flat effect estimate
-        base = self.place_vp(WATCHTOWER, space) - 4.0 if tile != WATCHTOWER else self.place_vp(tile, space)
         if tile == WATCHTOWER:
-            return base
-        if tile in (CARPENTER, CHURCH, MARKET):
+            return self.place_vp(tile, space)
+        base = self.place_vp(WATCHTOWER, space) - 4.0
+        if tile in _TAKING:
             return base + 2.5 * (0.4 + 0.6 * self.late)
         if tile == CITYHALL:
             return base + 3.5 * (0.4 + 0.6 * self.late)
@@ -425,11 +492,23 @@ class _Ctx:
         """Cost of storage overflow: the least valuable tile has to go."""
         if len(self.storage) + extra <= 3:
             return 0.0
-        return max(0.0, min(self.store_vp(t) for t in self.storage))
+        return max(0.0, min([self.store_vp(t) for t in self.storage]))
+
+
+def projected_scores(state: GameState[Any]) -> list[float]:
+    """Per seat: VP now plus what the end of the game would add now (goods, silverlings, workers,
+    K15–K26), plus a stored tile's likely placement; a static evaluation for cut rollouts."""
+    s: Any = state
+    return [s.vp[seat] + sum(s.final_breakdown(seat).values()) + STORED_TILE_VP * len(s.storage[seat])
+            for seat in range(s.players)]
+
+
+STORED_TILE_VP = 1.5
 
 
 class HeuristicBot:
-    """Castles of Burgundy rules of thumb (module docstring); one view and at most two clones a decision."""
+    """Castles of Burgundy rules of thumb (module docstring); no view, no clone, a few dozen
+    placement valuations a decision."""
 
     name = "heuristic"
 
@@ -440,17 +519,17 @@ class HeuristicBot:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        seat = state.current_player
+        s: Any = state
+        seat = s.current_player
         assert seat is not None
-        view = state.view(seat)
-        ctx = _Ctx(view, seat, dict(state.options))
-        pending = view.get("pending") or {}
-        kind = pending.get("kind")
-        rolled = int(pending.get("die", 0)) if kind == "die" else 0
+        ctx = _Ctx(s, seat)
+        pending = s.pending
+        kind = pending[-1][0] if pending else None
+        rolled = pending[-1][1] if kind == P_DIE else 0
         noise = self.rng.random
         if kind is None:  # the turn: a worthwhile purchase first (a die may then place it), dice, pass
-            buys = [(self._score(state, ctx, x, 0, kind), x) for x in legal if _parse(str(x))[0] == "buy"]
-            dice = [x for x in legal if _parse(str(x))[0] == "die"]
+            buys = [(self._score(s, ctx, x, 0), x) for x in legal if x.kind == act.BUY]
+            dice = [x for x in legal if x.kind == act.DIE]
             if buys:
                 score, action = max(buys, key=lambda item: item[0] + noise() * 1e-3)
                 if score > 0.0:
@@ -458,12 +537,12 @@ class HeuristicBot:
             if dice:
                 if len(dice) == 1:
                     return dice[0]
-                return max(dice, key=lambda x: self._die_vp(state, ctx, x, _parse(str(x))[1]) + noise() * 1e-3)
-            return next(x for x in legal if str(x) == "pass")
+                return max(dice, key=lambda x: self._die_vp(s, ctx, x.a) + noise() * 1e-3)
+            return next(x for x in legal if x.kind == act.PASS)
         best = legal[0]
         best_score = float("-inf")
         for action in legal:
-            score = self._score(state, ctx, action, rolled, kind) + noise() * 1e-3
+            score = self._score(s, ctx, action, rolled) + noise() * 1e-3
             if score > best_score:
                 best, best_score = action, score
         return best
@@ -475,99 +554,100 @@ class HeuristicBot:
         legal = state.legal_actions()
         if len(legal) == 1:
             return list(legal)
-        seat = state.current_player
+        s: Any = state
+        seat = s.current_player
         assert seat is not None
-        view = state.view(seat)
-        ctx = _Ctx(view, seat, dict(state.options))
-        pending = view.get("pending") or {}
-        kind = pending.get("kind")
-        rolled = int(pending.get("die", 0)) if kind == "die" else 0
+        ctx = _Ctx(s, seat)
+        pending = s.pending
+        kind = pending[-1][0] if pending else None
+        rolled = pending[-1][1] if kind == P_DIE else 0
         scored: list[tuple[float, int, Any]] = []
         for index, action in enumerate(legal):
             if kind is None:
-                verb, a, _ = _parse(str(action))
-                if verb == "buy":
-                    value = self._score(state, ctx, action, 0, kind)
+                if action.kind == act.BUY:
+                    value = self._score(s, ctx, action, 0)
                     value = 1000.0 + value if value > 0.0 else value - 1000.0
-                elif verb == "die":
-                    value = self._die_vp(state, ctx, action, a)
+                elif action.kind == act.DIE:
+                    value = self._die_vp(s, ctx, action.a)
                 else:  # pass
                     value = -500.0
             else:
-                value = self._score(state, ctx, action, rolled, kind)
+                value = self._score(s, ctx, action, rolled)
             scored.append((value, -index, action))
         scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
         return [action for _, _, action in scored]
 
     # ------------------------------------------------------------------------------------------------
 
-    def _score(self, state: GameState[Any], ctx: _Ctx, action: Any, rolled: int, kind: str | None) -> float:
-        verb, a, b = _parse(str(action))
-        if verb == "die":
-            return self._die_vp(state, ctx, action, a)
-        if verb == "pass":
-            return 0.0
-        if verb == "buy":
+    def _score(self, state: Any, ctx: _Ctx, action: Any, rolled: int) -> float:
+        """An action's value; ``rolled`` is the die being resolved (0 for a free action)."""
+        kind = action.kind
+        a = action.a
+        b = action.b
+        if kind in _DIE_KINDS:
+            return self._action_vp(ctx, kind, a, b, rolled)
+        if kind == act.DIE:
+            return self._die_vp(state, ctx, a)
+        if kind == act.BUY:
             return ctx.store_vp(b) - 2 * SILVER_VP - 0.8 - ctx.storage_penalty()
-        if verb in ("take", "place", "sell", "workers"):
-            return self._action_vp(ctx, verb, a, b, rolled if kind == "die" else 0)
-        if verb == "discard":
+        if kind == act.DISCARD:
             return -ctx.store_vp(a)
-        if verb == "ship":
-            gain, _ = ctx.ship_goods(a)
-            return gain
-        if verb == "keep":
+        if kind == act.SHIP:
+            return ctx.ship_goods(a)
+        if kind == act.KEEP:
             total = 0
+            depot_goods = ctx.depot_goods
             for g in range(1, 7):
                 if a >> g & 1:
-                    total += sum(ctx.depot_goods[d][g] for d in range(1, 7)) + 3 * ctx.goods[g]
+                    total += sum(depot_goods[d][g] for d in range(1, 7)) + 3 * ctx.goods[g]
             return float(total)
-        if verb == "skip":
-            return 0.0
-        if verb == "board":
+        if kind == act.BOARD:
             return 1.0 if a == 1 else -a * 0.01
-        if verb == "start":
+        if kind == act.START:
             return float(len(NEIGHBOURS[a]))
-        return 0.0
+        return 0.0  # pass, skip
 
-    def _action_vp(self, ctx: _Ctx, verb: str, a: int, b: int, rolled: int) -> float:
+    def _action_vp(self, ctx: _Ctx, kind: int, a: int, b: int, rolled: int) -> float:
         """A die action (``rolled`` > 0, workers charged) or a free one (castle bonus, building effect)."""
-        if verb == "workers":
-            gained = 4 if 14 in ctx.know else 2
-            vp = gained * ctx.worker_vp() * (0.45 + 0.35 * ctx.late)
+        if kind == act.WORKERS:
+            gained = 4 if ctx.kmask & (1 << 14) else 2
+            vp = gained * ctx.wvp * (0.45 + 0.35 * ctx.late)
             if ctx.workers == 0:
                 vp += 0.8
-            if 13 in ctx.know:
+            if ctx.kmask & (1 << 13):
                 vp += SILVER_VP
             return vp
-        if verb == "take":
+        if kind == act.TAKE:
             vp = ctx.store_vp(b) - ctx.storage_penalty()
             if rolled:
-                vp -= ctx.cost(rolled, a, 1 if 12 in ctx.know else 0) * ctx.worker_vp()
+                vp -= ctx.cost(rolled, a, 1 if ctx.kmask & (1 << 12) else 0) * ctx.wvp
             return vp
-        if verb == "place":
+        if kind == act.PLACE:
             vp = ctx.place_vp(a, b)
             if rolled:
-                free = 1 if _FREE_PLACE_K[TILE_TYPE[a]] in ctx.know else 0
-                vp -= ctx.cost(rolled, SPACE_DIE[b], free) * ctx.worker_vp()
+                free = 1 if ctx.kmask & _FREE_PLACE_K[TILE_TYPE[a]] else 0
+                vp -= ctx.cost(rolled, SPACE_DIE[b], free) * ctx.wvp
             return vp
         # sell
         vp = ctx.sale_vp(a)
         if rolled:
-            vp -= ctx.cost(rolled, a, 0) * ctx.worker_vp()
+            vp -= ctx.cost(rolled, a, 0) * ctx.wvp
         return vp
 
-    def _die_vp(self, state: GameState[Any], ctx: _Ctx, action: Any, r: int) -> float:
-        """A die is worth the best action it allows (one clone, one legal-action listing)."""
-        child = state.clone()
-        child.apply(action)
+    def _die_vp(self, state: Any, ctx: _Ctx, r: int) -> float:
+        """A die is worth the best action it allows, with the workers it would cost.
+
+        The actions are the engine's listing for a die of value ``r``, the ones ``legal_actions`` of a
+        clone after ``die:r`` would give, without the clone."""
         others = list(ctx.dice_left)
         if r in others:
             others.remove(r)
         ctx.other_dice = tuple(others)
         best = float("-inf")
-        for follow in child.legal_actions():
-            verb, a, b = _parse(str(follow))
-            if verb in ("take", "place", "sell", "workers"):
-                best = max(best, self._action_vp(ctx, verb, a, b, r))
+        for follow in state._die_actions(state.order[state.turn_index], r):
+            kind = follow.kind
+            if kind in _DIE_KINDS:
+                value = self._action_vp(ctx, kind, follow.a, follow.b, r)
+                if value > best:
+                    best = value
         return best
