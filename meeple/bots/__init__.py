@@ -53,11 +53,12 @@ HARD_SETTINGS: dict[str, Any] = {
     "widening": 1.5,
 }
 
-#: Per-game changes to ``HARD_SETTINGS``. Burgundy's dice and draws make one world's outcome mostly
-#: luck and its rollouts are long, so it compares the heuristic's three best actions on common worlds,
-#: with the longest budget the bots allow (2 s).
+#: Per-game changes to ``HARD_SETTINGS``. In Burgundy the dice and draws make one world's outcome
+#: mostly luck, so the search compares the heuristic's three best actions on common worlds and plays
+#: another than the heuristic's choice only when it is better by a standard error of the paired
+#: differences, rewarding mostly the score margin; it gets 1 s a decision.
 HARD_SETTINGS_BY_GAME: dict[str, dict[str, Any]] = {
-    "burgundy": {"paired_root": 3, "time_limit": 2.0},
+    "burgundy": {"paired_root": 3, "paired_z": 1.0, "win_weight": 0.3, "time_limit": 1.0},
 }
 
 
@@ -95,7 +96,7 @@ def hard_bot(seed: int | str = 0, **overrides: Any) -> HardBot:
 
 #: Bot kinds by name, each a factory taking the bot's seed. Levels: "easy" is the random bot;
 #: "medium" (also "heuristic") plays the game's own rules of thumb (meeple/bots/heuristics/<game>.py);
-#: "hard" is ISMCTS with the heuristic playing every rollout to the end, 0.5–2 s per decision.
+#: "hard" is ISMCTS with the heuristic playing every rollout to the end, 0.5–1 s per decision.
 #: "ismcts" is the plain search (random rollouts, 1,000 determinized iterations per decision, but never
 #: more than 2 s, so a seat at a table never stalls on a game whose random rollouts are long).
 BOT_KINDS: dict[str, Callable[[int | str], Bot]] = {

@@ -60,12 +60,23 @@ class _Node:
 
 
 def margin_evaluation(state: GameState[Any]) -> list[float]:
+    """Per seat, in [0, 1]: 0.5 + 0.5·tanh(margin over the best other seat / scale), on the running
+    scores (``state.scores()``)."""
+    return score_margins(state.scores())
+
+
+def margin_evaluator(project: Callable[[GameState[Any]], Sequence[float]]) -> Evaluator:
+    """A static evaluation on other scores than the running ones, e.g. a game's projected final
+    scores (VP now plus what the end of the game would add)."""
+    return lambda state: score_margins(project(state))
+
+
+def score_margins(scores: Sequence[float]) -> list[float]:
     """Per seat, in [0, 1]: 0.5 + 0.5·tanh(margin over the best other seat / scale).
 
     The scale is a quarter of the mean absolute score (at least 2 points), so the same margin counts
     for more early, when scores are small, than at the end.
     """
-    scores = state.scores()
     n = len(scores)
     if n < 2:
         return [0.5] * n
@@ -99,7 +110,9 @@ class ISMCTSBot:
     of the policy's choice at tree nodes (0 turns it off; needs a rollout policy). ``widening``:
     progressive widening constant (``None``: every action is a candidate, as in plain ISMCTS).
     ``paired_root``: compare the policy's best ``k`` root actions on common determinizations (module
-    docstring); ``None`` for the usual UCB at the root.
+    docstring); ``None`` for the usual UCB at the root. ``paired_margin``: how much better, in mean
+    reward per world, another candidate must do to overrule the policy's own choice; ``paired_z``: and
+    by how many standard errors of the paired differences (0: no such test).
     """
 
     name = "ismcts"
@@ -119,6 +132,8 @@ class ISMCTSBot:
         widening: float | None = None,
         win_weight: float = 0.7,
         paired_root: int | None = None,
+        paired_margin: float = 0.0,
+        paired_z: float = 0.0,
     ) -> None:
         if iterations is None and time_limit is None:
             raise ValueError("ISMCTS needs an iteration budget or a time limit")
@@ -135,6 +150,8 @@ class ISMCTSBot:
         self.widening = widening
         self.win_weight = win_weight
         self.paired_root = paired_root
+        self.paired_margin = paired_margin
+        self.paired_z = paired_z
         self.last_iterations = 0
         self._deadline: float | None = None
         self._last_check = 0.0
@@ -194,10 +211,9 @@ class ISMCTSBot:
             self.last_iterations = 0
             return candidates[0]
         nodes = [_Node(None, action, seat) for action in candidates]
-        totals = [0.0] * len(nodes)
-        worlds = 0
+        per_world: list[list[float]] = []  # one reward per candidate for every world played out
         while True:
-            if self.iterations is not None and worlds * len(nodes) >= self.iterations:
+            if self.iterations is not None and len(per_world) * len(nodes) >= self.iterations:
                 break
             if self._out_of_time():
                 break
@@ -212,12 +228,32 @@ class ISMCTSBot:
                 rewards.append(reward)
             if len(rewards) < len(nodes):  # a world not played out by every candidate would bias them
                 break
-            totals = [total + reward for total, reward in zip(totals, rewards, strict=True)]
-            worlds += 1
-        self.last_iterations = worlds * len(nodes)
-        # Highest total over the common worlds; the policy's own choice (first) wins ties.
-        best = max(range(len(nodes)), key=lambda index: totals[index])
-        return candidates[best]
+            per_world.append(rewards)
+        self.last_iterations = len(per_world) * len(nodes)
+        return candidates[self._paired_winner(per_world, len(nodes))]
+
+    def _paired_winner(self, per_world: Sequence[Sequence[float]], count: int) -> int:
+        """The candidate with the best mean over the common worlds, if it beats the policy's choice
+        (index 0) by more than ``paired_margin`` per world and by ``paired_z`` standard errors of the
+        paired differences; else the policy's choice."""
+        worlds = len(per_world)
+        if worlds == 0:
+            return 0
+        totals = [sum(rewards[index] for rewards in per_world) for index in range(count)]
+        best = max(range(count), key=totals.__getitem__)
+        if best == 0:
+            return 0
+        differences = [rewards[best] - rewards[0] for rewards in per_world]
+        mean = sum(differences) / worlds
+        if mean <= self.paired_margin:
+            return 0
+        if self.paired_z > 0.0:
+            if worlds < 2:
+                return 0
+            variance = sum((d - mean) ** 2 for d in differences) / (worlds - 1)
+            if mean <= self.paired_z * math.sqrt(variance / worlds):
+                return 0
+        return best
 
     def _out_of_time(self) -> bool:
         if self._deadline is None:
