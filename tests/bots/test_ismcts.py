@@ -82,7 +82,7 @@ def test_same_decision_whatever_the_bot_cannot_see() -> None:
     assert first == second
 
 
-@pytest.mark.parametrize("name", ["citadels", "palais_royal"])
+@pytest.mark.parametrize("name", ["citadels", "palais_royal", "burgundy"])
 def test_hard_decides_the_same_on_a_redeal_of_what_its_seat_cannot_see(name: str) -> None:
     """The real state and ``state.determinize(seat, other_seed)`` look the same from the bot's seat."""
     checked = 0
