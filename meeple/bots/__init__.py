@@ -56,9 +56,11 @@ HARD_SETTINGS: dict[str, Any] = {
 #: Per-game changes to ``HARD_SETTINGS``. In Burgundy the dice and draws make one world's outcome
 #: mostly luck, so the search compares the heuristic's three best actions on common worlds and plays
 #: another than the heuristic's choice only when it is better by a standard error of the paired
-#: differences, rewarding mostly the score margin; it gets 1 s a decision.
+#: differences, rewarding mostly the score margin; it gets 1 s a decision. Citadels' hidden hands and
+#: characters make each determinization a guess, so it also gets 1 s (its games are short).
 HARD_SETTINGS_BY_GAME: dict[str, dict[str, Any]] = {
     "burgundy": {"paired_root": 3, "paired_z": 1.0, "win_weight": 0.3, "time_limit": 1.0},
+    "citadels": {"time_limit": 1.0},
 }
 
 

@@ -186,7 +186,7 @@ def test_levels_are_seated_by_name() -> None:
     assert isinstance(hard, HardBot)
     for name in ("citadels", "caylus", "palais_royal", "burgundy"):
         search = hard.search_for(name)
-        assert search.time_limit == pytest.approx(1.0 if name == "burgundy" else 0.5)
+        assert search.time_limit == pytest.approx(1.0 if name in ("burgundy", "citadels") else 0.5)
         assert search.epsilon == 0.0 and search.rollout_cutoff is None
         assert search.paired_root == (3 if name == "burgundy" else None)
     with pytest.raises(ValueError, match="unknown bot"):
