@@ -7,11 +7,16 @@ single 64-bit integer, which makes snapshots tiny and ``clone()`` nearly free.
 The generator is SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number
 generators", OOPSLA 2014): statistically sound for games, trivially serialisable. Bounded integers use
 Lemire's multiply-and-reject method, so they are exactly uniform.
+
+Python's big-integer arithmetic makes one output cost about half a microsecond, so shuffles and dice
+compute many outputs side by side in one big integer (``outputs``): the same values, several times
+faster.
 """
 
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
@@ -19,6 +24,37 @@ T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
+_BATCH = 64  # outputs computed side by side at most
+
+
+def _lanes(count: int) -> tuple[int, int, int, struct.Struct, int]:
+    """Constants for ``count`` outputs side by side: lane ``k`` is bits 128k..128k+127 of one integer,
+    wide enough that a lane's 64 x 64-bit product never spills into the next lane.
+
+    Returns (1 in every lane, gamma * (k + 1) in lane k, 2**64 - 1 in every lane, the unpacker of
+    the lanes as 64-bit words, 2**64 in every lane).
+    """
+    ones = int.from_bytes((b"\x01" + bytes(15)) * count, "little")
+    steps = int.from_bytes(b"".join(((k + 1) * _GAMMA).to_bytes(16, "little") for k in range(count)), "little")
+    low = int.from_bytes((b"\xff" * 8 + bytes(8)) * count, "little")
+    return ones, steps, low, struct.Struct(f"<{2 * count}Q"), ones << 64
+
+
+_LANES = tuple(_lanes(count) for count in range(_BATCH + 1))
+
+
+def _index_bits(count: int) -> tuple[int, ...]:
+    """Per bit ``b`` of a lane index: every lane ``k < count`` with that bit set, all 128 bits of it."""
+    lane = b"\xff" * 16
+    return tuple(
+        int.from_bytes(b"".join(lane if k >> b & 1 else bytes(16) for k in range(count)), "little")
+        for b in range(max(count - 1, 0).bit_length())
+    )
+
+
+_INDEX_BITS = tuple(_index_bits(count) for count in range(_BATCH + 1))
 
 
 def seed_to_int(seed: int | str | bytes) -> int:
@@ -58,19 +94,105 @@ class Rng:
     def next64(self) -> int:
         """The next raw 64-bit output."""
         self.state = z = (self.state + _GAMMA) & _MASK
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK  # _MIX1, _MIX2 as literals: one output at a time
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK  # is the hot path of other games' shuffles
         return z ^ (z >> 31)
+
+    def _mixed(self, count: int) -> int:
+        """The next ``count`` (at most ``_BATCH``) raw outputs, output ``k`` in lane ``k`` of one integer.
+
+        SplitMix64's k-th state is just ``state + k * gamma``, so all lanes are mixed at once: a dozen
+        big-integer operations in all instead of a dozen per output.
+        """
+        ones, steps, low, _, _ = _LANES[count]
+        state = self.state
+        z = (state * ones + steps) & low  # lane k: the state after k + 1 steps
+        z = ((z ^ ((z >> 30) & low)) * _MIX1) & low
+        z = ((z ^ ((z >> 27) & low)) * _MIX2) & low
+        self.state = (state + count * _GAMMA) & _MASK
+        return z ^ ((z >> 31) & low)
+
+    def outputs(self, count: int) -> list[int]:
+        """The next ``count`` raw outputs, exactly ``[next64() for _ in range(count)]``."""
+        out: list[int] = []
+        while count > 0:
+            batch = count if count < _BATCH else _BATCH
+            out += _LANES[batch][3].unpack(self._mixed(batch).to_bytes(batch << 4, "little"))[::2]
+            count -= batch
+        return out
 
     def randbelow(self, n: int) -> int:
         """A uniform integer in ``[0, n)``."""
         if n <= 0:
             raise ValueError("randbelow needs a positive bound")
-        threshold = (1 << 64) % n
         while True:
             product = self.next64() * n
-            if (product & _MASK) >= threshold:
+            low = product & _MASK
+            # Lemire's rejection needs low < 2**64 % n, which is below n: test the cheap bound first
+            if low >= n or low >= (1 << 64) % n:
                 return product >> 64
+
+    def below_each(self, bounds: Sequence[int]) -> list[int]:
+        """``[randbelow(n) for n in bounds]`` (the same values and final state) from one ``outputs`` call."""
+        if not bounds:
+            return []
+        if min(bounds) <= 0:
+            raise ValueError("randbelow needs a positive bound")
+        start = self.state
+        products = list(map(int.__mul__, self.outputs(len(bounds)), bounds))
+        # Lemire's rejection needs (product mod 2**64) < 2**64 % n, which is below n: test that first
+        if min(map(_MASK.__and__, products)) < max(bounds):
+            for i, (product, n) in enumerate(zip(products, bounds, strict=True)):
+                low = product & _MASK
+                if low < n and low < (1 << 64) % n:
+                    # rejected (odds below n / 2**64): rewind to just after this draw, go on one by one
+                    self.state = (start + (i + 1) * _GAMMA) & _MASK
+                    return [p >> 64 for p in products[:i]] + [self.randbelow(m) for m in bounds[i:]]
+        return [p >> 64 for p in products]
+
+    def _descending(self, top: int, count: int) -> list[int]:
+        """``[randbelow(top), randbelow(top - 1), ..., randbelow(top - count + 1)]``: a shuffle's or a
+        sample's draws, the same values and final state, with the bounds applied side by side too."""
+        start = self.state
+        out: list[int] = []
+        n = top
+        while len(out) < count:
+            batch = min(count - len(out), _BATCH)
+            z = self._mixed(batch)
+            # lane k times its bound n - k is z * n minus z * k, and z * k is the sum over the bits b
+            # of k of (the lanes whose index has bit b) << b
+            product = z * n
+            for b, lanes_with_bit in enumerate(_INDEX_BITS[batch]):
+                product -= (z & lanes_with_bit) << b
+            words = _LANES[batch][3].unpack(product.to_bytes(batch << 4, "little"))
+            if min(words[::2]) < n:  # a rejection is possible (odds below n / 2**64): the plain way
+                self.state = start
+                return self.below_each(range(top, top - count, -1))
+            out += words[1::2]
+            n -= batch
+        return out
+
+    def dice(self, count: int, sides: int = 6) -> list[int]:
+        """``count`` rolls of a die, exactly ``[randint(1, sides) for _ in range(count)]``."""
+        if not 0 < sides < 1 << 64:
+            return [v + 1 for v in self.below_each([sides] * count)]
+        start = self.state
+        out: list[int] = []
+        while len(out) < count:
+            batch = min(count - len(out), _BATCH)
+            lanes = _LANES[batch]
+            # one multiplication scales every lane and one addition adds 1 to each lane's high word,
+            # so each lane unpacks as (the low word Lemire checks, the die)
+            words = lanes[3].unpack((self._mixed(batch) * sides + lanes[4]).to_bytes(batch << 4, "little"))
+            if min(words[::2]) < sides:  # a rejection is possible (odds below sides / 2**64): redo exactly
+                self.state = start
+                return [v + 1 for v in self.below_each([sides] * count)]
+            out += words[1::2]
+        return out
+
+    def skip(self, count: int) -> None:
+        """Move on as if ``count`` outputs had been drawn (the state is a counter)."""
+        self.state = (self.state + count * _GAMMA) & _MASK
 
     def randrange(self, start: int, stop: int | None = None) -> int:
         """Like ``random.randrange`` with step 1."""
@@ -92,19 +214,24 @@ class Rng:
         return items[self.randbelow(len(items))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Fisher–Yates shuffle in place."""
-        randbelow = self.randbelow
-        for i in range(len(items) - 1, 0, -1):
-            j = randbelow(i + 1)
+        """Fisher–Yates shuffle in place: swap ``i`` with ``randbelow(i + 1)`` for i from the end down."""
+        size = len(items)
+        for i, j in zip(range(size - 1, 0, -1), self.shuffle_indices(size), strict=True):
             items[i], items[j] = items[j], items[i]
+
+    def shuffle_indices(self, size: int) -> list[int]:
+        """What ``shuffle`` draws for ``size`` items: the partner of each swap, for positions
+        ``size - 1`` down to 1 (useful alone where the items are all alike: the same draws, no swaps)."""
+        return self._descending(size, size - 1) if size > 1 else []
 
     def sample(self, items: Sequence[T], k: int) -> list[T]:
         """``k`` distinct elements in random order."""
         pool = list(items)
-        if not 0 <= k <= len(pool):
+        size = len(pool)
+        if not 0 <= k <= size:
             raise ValueError("sample larger than population")
-        for i in range(k):
-            j = i + self.randbelow(len(pool) - i)
+        for i, offset in enumerate(self._descending(size, k)):
+            j = i + offset
             pool[i], pool[j] = pool[j], pool[i]
         return pool[:k]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -47,3 +48,50 @@ def test_string_seeds_and_random_sources_are_accepted() -> None:
     assert Rng("table-7").state == Rng("table-7").state != Rng("table-8").state
     assert isinstance(as_rng(random.Random(3)), Rng)
     assert as_rng(5).state == Rng(5).state
+
+def _reference_below(rng: Rng, n: int) -> int:
+    """Lemire's method one raw output at a time: what ``randbelow`` always meant."""
+    threshold = (1 << 64) % n
+    while True:
+        product = rng.next64() * n
+        if product & ((1 << 64) - 1) >= threshold:
+            return product >> 64
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 20, 63, 64, 65, 130, 300])
+def test_shuffle_sample_and_dice_match_one_draw_at_a_time(size: int) -> None:
+    for seed in range(40):
+        fast, slow = Rng(seed * 7919 + size), Rng(seed * 7919 + size)
+        items, expected = list(range(size)), list(range(size))
+        fast.shuffle(items)
+        for i in range(size - 1, 0, -1):
+            j = _reference_below(slow, i + 1)
+            expected[i], expected[j] = expected[j], expected[i]
+        assert items == expected and fast.state == slow.state
+        k = size // 3
+        pool = list(range(size))
+        for i in range(k):
+            j = i + _reference_below(slow, size - i)
+            pool[i], pool[j] = pool[j], pool[i]
+        assert fast.sample(range(size), k) == pool[:k] and fast.state == slow.state
+        assert fast.dice(size) == [1 + _reference_below(slow, 6) for _ in range(size)]
+        assert fast.outputs(size) == [slow.next64() for _ in range(size)]
+        assert fast.state == slow.state
+
+
+def test_rejected_draws_are_redrawn_exactly() -> None:
+    # bounds just above 2**63 reject about half of all draws, so every batched path falls back
+    huge = 2**63 + 12345
+    fast, slow = Rng(11), Rng(11)
+    assert fast.dice(70, huge) == [1 + _reference_below(slow, huge) for _ in range(70)]
+    assert fast.below_each([huge, 5, huge]) == [_reference_below(slow, n) for n in (huge, 5, huge)]
+    assert fast._descending(huge, 70) == [_reference_below(slow, huge - k) for k in range(70)]
+    assert fast.state == slow.state
+
+
+def test_skip_moves_on_like_draws() -> None:
+    fast, slow = Rng(5), Rng(5)
+    fast.skip(100)
+    for _ in range(100):
+        slow.next64()
+    assert fast.state == slow.state

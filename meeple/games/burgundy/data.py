@@ -129,6 +129,13 @@ def _neighbours() -> tuple[tuple[int, ...], ...]:
 #: neighbours of space id (index = id; index 0 unused).
 NEIGHBOURS: tuple[tuple[int, ...], ...] = ((), *_neighbours())
 SPACE_DIE: tuple[int, ...] = (0, *(int(d) for d in DIE))
+#: NEIGHBOUR_BITS[id] = the neighbours of a space as a bit mask (bit = space id).
+NEIGHBOUR_BITS: tuple[int, ...] = tuple(sum(1 << nb for nb in around) for around in NEIGHBOURS)
+#: VALUE_SPACES[values] = bit mask of the spaces whose die number is in ``values`` (bits 1–6); the
+#: same on every board, so a die's reachable spaces are one lookup.
+VALUE_SPACES: tuple[int, ...] = tuple(
+    sum(1 << s for s in range(1, len(SPACE_DIE)) if values >> SPACE_DIE[s] & 1) for values in range(128)
+)
 
 
 @dataclass(frozen=True)
@@ -139,6 +146,7 @@ class Board:
     types: tuple[int, ...]  # index = id; [0] = -1
     region_of: tuple[int, ...]  # index = id
     regions: tuple[tuple[int, ...], ...]  # spaces of each region
+    region_sizes: tuple[int, ...]
     region_type: tuple[int, ...]
     colour_total: tuple[int, ...]  # spaces of each type
     castle_spaces: tuple[int, ...]
@@ -146,6 +154,8 @@ class Board:
     #: type_reach[type][values] = bit mask of the spaces of that type whose die number is in
     #: ``values`` (a bit mask of die values 1–6); lets legal placements be found with two ANDs.
     type_reach: tuple[tuple[int, ...], ...]
+    tile_spaces: tuple[int, ...]  # per tile code: bit mask of the spaces of its type
+    region_spaces: tuple[int, ...]  # per region: bit mask of its spaces
 
 
 def _board(key: str, letters: str) -> Board:
@@ -178,11 +188,14 @@ def _board(key: str, letters: str) -> Board:
         types=types,
         region_of=tuple(region_of),
         regions=tuple(regions),
+        region_sizes=tuple(map(len, regions)),
         region_type=tuple(types[r[0]] for r in regions),
         colour_total=tuple(letters.count(ch) for ch in TYPE_LETTERS),
         castle_spaces=tuple(s for s in range(1, SPACES + 1) if types[s] == C),
         spaces_of_type=tuple(tuple(s for s in range(1, SPACES + 1) if types[s] == t) for t in range(6)),
         type_reach=type_reach,
+        tile_spaces=tuple(type_reach[TILE_TYPE[c]][127] for c in range(TILE_KINDS)),
+        region_spaces=tuple(sum(1 << s for s in r) for r in regions),
     )
 
 

@@ -44,6 +44,7 @@ from meeple.games.burgundy.data import (
     KNOWLEDGE_NUMBER,
     MARKET,
     MINE,
+    NEIGHBOUR_BITS,
     NEIGHBOURS,
     PHASE_BONUS,
     PHASE_LETTERS,
@@ -62,6 +63,7 @@ from meeple.games.burgundy.data import (
     TILE_NAMES,
     TILE_TYPE,
     TYPE_LETTERS,
+    VALUE_SPACES,
     WAREHOUSE,
     WATCHTOWER,
     WATCHTOWER_VP,
@@ -89,6 +91,35 @@ PENDING_NAMES = (
     "board",
     "start_castle",
 )
+#: compact log entries, ``(code, values...)``: the frequent events, stored as tuples (see ``log``)
+E_DIE, E_PASS, E_TAKE, E_DISCARD, E_WORKERS, E_SELL, E_BUY, E_ROUND, E_SKIP, E_PLACE = range(10)
+#: per code: the event name and the keys of the values that follow it
+_EVENT_FIELDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("die", ("seat", "value")),
+    ("pass", ("seat",)),
+    ("take", ("seat", "depot", "tile", "by", "workers")),
+    ("discard", ("seat", "tile")),
+    ("workers", ("seat", "workers", "silverlings", "by")),
+    ("sell", ("seat", "goods", "count", "vp", "silverlings", "workers_gained", "by", "workers")),
+    ("buy", ("seat", "depot", "tile", "workers")),
+    ("round", ("phase", "round", "order", "dice", "white", "goods")),
+    ("skip", ("seat", "effect")),
+    ("place", ("seat", "tile", "space", "by", "workers")),  # then (key, value) pairs of what it scored
+)
+
+
+def _event_dict(entry: tuple[Any, ...]) -> dict[str, Any]:
+    """A compact log entry as the dict the log shows and saves."""
+    name, keys = _EVENT_FIELDS[entry[0]]
+    event = {"event": name}
+    if entry[0] == E_PLACE:
+        event.update(zip(keys, entry[1:-1], strict=True))
+        event.update(entry[-1])
+    else:
+        event.update(zip(keys, entry[1:], strict=True))
+    return event
+
+
 #: what a Carpenter's Workshop, Church or Market may take: a bit mask of tile types.
 BUILD_TAKE_TYPES = {CARPENTER: 1 << B, CHURCH: (1 << C) | (1 << M) | (1 << K), MARKET: (1 << S) | (1 << A)}
 
@@ -97,7 +128,7 @@ K01, K02, K03, K04, K05, K06, K07, K08, K09, K10, K11, K12, K13, K14 = (1 << n f
 
 EMPTY = -1
 KIND_DIE, KIND_TAKE, KIND_PLACE, KIND_SELL = act.DIE, act.TAKE, act.PLACE, act.SELL
-KIND_BUY, KIND_SKIP = act.BUY, act.SKIP
+KIND_BUY, KIND_SKIP, KIND_WORKERS = act.BUY, act.SKIP, act.WORKERS
 #: the pending entry a chosen die pushes, by die value
 DIE_PENDING = tuple((P_DIE, r) for r in range(7))
 
@@ -112,19 +143,84 @@ def _free_bit_for(tile_type: int) -> int:
 
 
 FREE_BIT = tuple(_free_bit_for(t) for t in range(6))
+TILE_FREE_BIT = tuple(FREE_BIT[TILE_TYPE[t]] for t in range(TILE_KINDS))
 
 
 class BurgundyState(GameState[BAction]):
+    #: every attribute in a slot (the base class's too): a fixed offset instead of a lookup in a
+    #: ~55-entry instance dict, on every read of the hot path
+    __slots__ = (
+        "_dice_ahead",
+        "_history_notations",
+        "_legal",
+        "_log",
+        "_log_dicts",
+        "_seat",
+        "_track_order",
+        "allowed",
+        "arrival_counter",
+        "black_pile",
+        "board",
+        "bonus_large",
+        "bonus_small",
+        "bought",
+        "box",
+        "colour_left",
+        "dactions",
+        "depot_goods",
+        "depots",
+        "dice",
+        "dice_left",
+        "estate",
+        "final",
+        "frontier",
+        "game",
+        "gmask",
+        "goods",
+        "is_over",
+        "kmask",
+        "occupied",
+        "options",
+        "order",
+        "pending",
+        "phase",
+        "piles",
+        "players",
+        "private_log",
+        "region_left",
+        "removed",
+        "rng",
+        "round",
+        "round_goods",
+        "seed",
+        "silver",
+        "sold",
+        "stacks",
+        "start_castles",
+        "start_space",
+        "storage",
+        "track_arrival",
+        "track_pos",
+        "turn_index",
+        "vp",
+        "white",
+        "workers",
+    )
+
     # per seat
     board: list[str]
     estate: list[list[int]]
-    frontier: list[int]
-    city_b: list[list[int]]  # per seat, per region: bit mask of building codes already there
+    frontier: list[int]  # per seat: bit mask of the empty spaces next to a tile (derived)
+    occupied: list[int]  # per seat: bit mask of the spaces holding a tile (derived)
+    #: per seat, per tile code: bit mask of the spaces of the tile's colour, minus (for a building) the
+    #: cities that already hold one (derived; K01 lifts that rule, so it is checked when used)
+    allowed: list[list[int]]
     start_space: list[int]
     region_left: list[list[int]]
     colour_left: list[list[int]]
     storage: list[list[int]]
     goods: list[list[int]]
+    gmask: list[int]  # per seat: bit mask of the goods kinds held (derived)
     sold: list[list[int]]
     silver: list[int]
     workers: list[int]
@@ -142,13 +238,15 @@ class BurgundyState(GameState[BAction]):
     round: int
     order: list[int]
     turn_index: int
+    _seat: int  # order[turn_index] while a seat has the turn (derived: read on every decision)
+    #: (track_pos, track_arrival, the order they give) as last sorted: ships move seldom (derived)
+    _track_order: tuple[list[int], list[int], list[int]] | None
     dice_left: list[int]
     bought: bool
     pending: list[tuple[int, ...]]
     depots: list[list[int]]
-    dtiles: list[tuple[int, ...]]  # per depot: its distinct tiles, sorted (derived)
-    #: per depot, the actions on its distinct tiles in dtiles order (derived): for the black depot 0
-    #: the purchases for 2 silverlings, for the numbered depots 1-6 the takes.
+    #: per depot, the actions on its distinct tiles in tile order (derived; ``action.b`` is the tile):
+    #: for the black depot 0 the purchases for 2 silverlings, for the numbered depots 1-6 the takes.
     dactions: list[tuple[BAction, ...]]
     depot_goods: list[list[int]]
     round_goods: list[int]
@@ -159,10 +257,17 @@ class BurgundyState(GameState[BAction]):
     black_pile: list[int]
     removed: list[int]
     start_castles: int
-    log: list[dict[str, Any]]
+    #: the public log: frequent events as compact tuples ``(E_..., values...)``, the rest as dicts;
+    #: ``log`` shows every entry as a dict (a tuple costs a third of a dict, on nearly every action)
+    _log: list[dict[str, Any] | tuple[Any, ...]]
+    _log_dicts: list[dict[str, Any]]  # the first entries of the log as dicts, extended by ``log`` (derived)
     private_log: list[list[dict[str, Any]]]
-    is_over: bool = False  # a plain attribute rather than a property: read on every apply
+    is_over: bool  # a plain attribute rather than a property: read on every apply
     _legal: tuple[BAction, ...] | None  # cached legal actions; immutable so clones may share it
+    #: the dice of the rounds to come, drawn at once: (the generator state this round starts from, the
+    #: dice, where this round's start in them); derived from the generator alone and immutable, so
+    #: clones may share it (see ``_round_dice``)
+    _dice_ahead: tuple[int, tuple[int, ...], int] | None
 
     # --- setup --------------------------------------------------------------------------------------
 
@@ -170,22 +275,26 @@ class BurgundyState(GameState[BAction]):
         n = self.players
         rng = self.rng
         self._legal = None
-        self.log = []
+        self._dice_ahead = None
+        self._track_order = None
+        self._log = []
+        self._log_dicts = []
         self.private_log = [[] for _ in range(n)]
         self.is_over = False
         self.final = None
         # hex piles: one white pile per colour, one black pile (reference §3.1)
-        self.piles = [list(pile) for pile in _WHITE_PILES]
+        self.piles = piles = list(map(list, _WHITE_PILES))
         self.black_pile = list(_BLACK_PILE)
-        for pile in self.piles:
-            rng.shuffle(pile)
+        for pile, uniform in zip(piles, _UNIFORM_PILES, strict=True):
+            if uniform:  # ships, mines, castles: the same draws, nothing to swap
+                rng.shuffle_indices(len(pile))
+            else:
+                rng.shuffle(pile)
         rng.shuffle(self.black_pile)
-        # start castles come from the white castle pile
-        for _ in range(n):
-            self.piles[C].remove(CASTLE)
+        del piles[C][:n]  # the start castles come from the white castle pile (all alike)
         self.start_castles = n
         # goods: 5 stacks of 5, 3 per player, the rest to the box
-        goods = [g for g in range(1, GOODS_KINDS + 1) for _ in range(GOODS_PER_KIND)]
+        goods = list(_GOODS)
         rng.shuffle(goods)
         self.stacks = [goods[5 * i : 5 * i + 5] for i in range(PHASES)]
         rest = goods[25:]
@@ -194,21 +303,23 @@ class BurgundyState(GameState[BAction]):
         start = int(first) if isinstance(first, int) else rng.randrange(n)
         initial = [(start + i) % n for i in range(n)]
         self.track_pos = [0] * n
-        self.track_arrival = [0] * n
-        for i, seat in enumerate(initial):
-            self.track_arrival[seat] = n - i
+        # the i-th seat in the initial order: arrived n - i on the track, has i + 1 workers
+        self.track_arrival = [n - (seat - start) % n for seat in range(n)]
         self.arrival_counter = n
         self.silver = [START_SILVER] * n
-        self.workers = [0] * n
-        for i, seat in enumerate(initial):
-            self.workers[seat] = i + 1
+        self.workers = [(seat - start) % n + 1 for seat in range(n)]
         self.vp = [0] * n
         self.kmask = [0] * n
         self.goods = [[0] * 7 for _ in range(n)]
         self.sold = [[0] * 7 for _ in range(n)]
+        self.gmask = [0] * n
         for seat in range(n):
+            row = self.goods[seat]
+            mask = 0
             for g in rest[3 * seat : 3 * seat + START_GOODS]:
-                self.goods[seat][g] += 1
+                row[g] += 1
+                mask |= 1 << g
+            self.gmask[seat] = mask
         self.box = rest[3 * n :]
         self.storage = [[] for _ in range(n)]
         self.dice = [[0, 0] for _ in range(n)]
@@ -216,7 +327,6 @@ class BurgundyState(GameState[BAction]):
         self.bonus_small = [EMPTY] * 6
         self.removed = []
         self.depots = [[EMPTY] * (BLACK_DEPOT_SPACES if d == 0 else 4) for d in range(7)]
-        self.dtiles = [()] * 7
         self.dactions = [()] * 7
         self.depot_goods = [[0] * 7 for _ in range(7)]
         self.round_goods = []
@@ -224,6 +334,7 @@ class BurgundyState(GameState[BAction]):
         self.pending = []
         self.order = list(initial)
         self.turn_index = 0
+        self._seat = initial[0]
         self.dice_left = []
         self.bought = False
         self.phase = 0
@@ -233,14 +344,15 @@ class BurgundyState(GameState[BAction]):
         self.board = boards
         self.estate = [[EMPTY] * (SPACES + 1) for _ in range(n)]
         self.frontier = [0] * n
-        self.city_b = [[] for _ in range(n)]
+        self.occupied = [0] * n
+        self.allowed = [[] for _ in range(n)]
         self.start_space = [0] * n
         self.region_left = [[] for _ in range(n)]
         self.colour_left = [[] for _ in range(n)]
         for seat in range(n):
             if boards[seat]:
                 self._init_estate(seat, boards[seat])
-        self.log.append({"event": "setup", "order": list(initial), "boards": list(boards)})
+        self._log.append({"event": "setup", "order": list(initial), "boards": list(boards)})
         self._start_phase()
         choose_board = self.options["boards"] == "choose"
         choose_start = self.options["start_castle"] == "choose"
@@ -279,9 +391,9 @@ class BurgundyState(GameState[BAction]):
     def _init_estate(self, seat: int, key: str) -> None:
         board = BOARDS[key]
         self.board[seat] = key
-        self.region_left[seat] = [len(r) for r in board.regions]
+        self.region_left[seat] = list(board.region_sizes)
         self.colour_left[seat] = list(board.colour_total)
-        self.city_b[seat] = [0] * len(board.regions)
+        self.allowed[seat] = list(board.tile_spaces)
 
     def _place_start_castle(self, seat: int, space: int) -> None:
         """The start castle: occupies its space, scores nothing, triggers nothing (D10)."""
@@ -291,71 +403,104 @@ class BurgundyState(GameState[BAction]):
         self.start_space[seat] = space
         self.region_left[seat][board.region_of[space]] -= 1
         self.colour_left[seat][C] -= 1
-        frontier = 0
-        for nb in _NEIGHBOURS[space]:
-            frontier |= 1 << nb
-        self.frontier[seat] = frontier
+        self.occupied[seat] = 1 << space
+        self.frontier[seat] = NEIGHBOUR_BITS[space]
 
     # --- phases and rounds --------------------------------------------------------------------------
 
     def _start_phase(self) -> None:
         """Clear and refill the depots, lay this phase's goods face up (reference §3.2)."""
         phase = self.phase
-        keep_smc = bool(self.options["keep_smc_on_depots"])
+        kept = _SMC if self.options["keep_smc_on_depots"] else _NOT_KEPT
         piles = [*self.piles, self.black_pile]  # index 6: the black pile
         removed = self.removed
+        depots = self.depots
+        dactions = self.dactions
         filled: dict[str, list[str]] = {}
         for d, plan in enumerate(_FILL_PLAN[self.players][phase]):
-            slots = self.depots[d]
+            slots = depots[d]
+            if slots.count(EMPTY) < len(slots):
+                for i, tile in enumerate(slots):  # clear every space, unless it keeps its tile
+                    if tile != EMPTY and not kept[tile]:
+                        removed.append(tile)
+                        slots[i] = EMPTY
             names = []
-            for i, p in enumerate(plan):  # each space: clear it (unless kept), then refill it if in use
-                tile = slots[i]
-                if tile != EMPTY:
-                    if keep_smc and _SMC[tile]:
-                        continue
-                    removed.append(tile)
-                if p >= 0 and piles[p]:
-                    tile = slots[i] = piles[p].pop()
-                    names.append(TILE_NAMES[tile])
-                else:
-                    slots[i] = EMPTY
+            for i, p in plan:  # refill the empty spaces in use
+                if slots[i] == EMPTY:
+                    pile = piles[p]
+                    if pile:
+                        slots[i] = tile = pile.pop()
+                        names.append(TILE_NAMES[tile])
             filled[_DEPOT_KEYS[d]] = names
-            self._refresh_depot(d)
+            row = _DEPOT_ROW[d]  # as _refresh_depot
+            dactions[d] = tuple([row[t] for t in sorted(set(slots)) if t != EMPTY])
         self.round_goods = self.stacks[phase]
         self.stacks[phase] = []
-        self.log.append({"event": "phase", "phase": PHASE_LETTERS[phase], "fill": filled,
-                         "goods": list(self.round_goods)})
+        self._log.append({"event": "phase", "phase": PHASE_LETTERS[phase], "fill": filled,
+                          "goods": list(self.round_goods)})
 
     def _start_round(self) -> None:
         n = self.players
         pos, arr = self.track_pos, self.track_arrival
-        self.order = sorted(range(n), key=lambda s: (-pos[s], -arr[s]))
-        randbelow = self.rng.randbelow
+        known = self._track_order
+        if known is not None and known[0] == pos and known[1] == arr:  # no ship moved since: the same order
+            order = self.order = known[2].copy()
+        else:  # furthest on the track first, then the later arrival
+            order = self.order = sorted(range(n), key=lambda s: (-pos[s], -arr[s]))
+            self._track_order = (pos.copy(), arr.copy(), order.copy())
+        rolls = self._round_dice()  # two dice per seat in turn order, then the white die
         dice = self.dice
-        for seat in self.order:
-            dice[seat] = [randbelow(6) + 1, randbelow(6) + 1]
-        white = self.white = randbelow(6) + 1
-        g = self.round_goods[self.round]
-        self.round_goods[self.round] = EMPTY
+        i = 0
+        for seat in order:
+            dice[seat] = [rolls[i], rolls[i + 1]]
+            i += 2
+        white = self.white = rolls[i]
+        index = self.round
+        g = self.round_goods[index]
+        self.round_goods[index] = EMPTY
         self.depot_goods[white][g] += 1
-        self.log.append({"event": "round", "phase": PHASE_LETTERS[self.phase], "round": self.round + 1,
-                         "order": list(self.order), "dice": [list(d) for d in dice],
-                         "white": white, "goods": g})
+        self._log.append((E_ROUND, PHASE_LETTERS[self.phase], index + 1, order.copy(), list(map(list, dice)),
+                          white, g))
         self.turn_index = 0  # the first seat's turn: its two dice, no purchase yet
-        self.dice_left = list(dice[self.order[0]])
+        self._seat = order[0]
+        self.dice_left = dice[order[0]].copy()
         self.bought = False
 
-    def _end_turn(self) -> None:
-        index = self.turn_index = self.turn_index + 1
-        if index < self.players:  # the next seat's turn: its two dice, no purchase yet
-            self.dice_left = list(self.dice[self.order[index]])
-            self.bought = False
-            return
+    def _round_dice(self) -> tuple[int, ...]:
+        """This round's dice, exactly ``rng.dice(2 * players + 1)``: two per seat in turn order, then
+        the white die.
+
+        The dice of all rounds left are drawn at the first one (a die costs half as much in a big
+        batch) and used while the generator is still where they start: a clone, a loaded state or a
+        determinization with another generator simply draws anew.
+        """
+        rng = self.rng
+        count = 2 * self.players + 1
+        ahead = self._dice_ahead
+        if ahead is None or ahead[0] != rng.state:
+            start = rng.state
+            total = count * ((PHASES - self.phase) * ROUNDS - self.round)
+            values = tuple(rng.dice(total))
+            end = rng.state
+            rng.state = start
+            rng.skip(total)
+            if rng.state != end or total < count:  # a draw was rejected: dice are not one draw each
+                rng.state = start
+                return tuple(rng.dice(count))
+            rng.state = start
+            ahead = (start, values, 0)
+        _, values, at = ahead
+        rng.skip(count)
+        at += count
+        self._dice_ahead = (rng.state, values, at) if at < len(values) else None
+        return values[at - count : at]
+
+    def _end_round(self) -> None:
         self.round += 1
         if self.round < ROUNDS:
             self._start_round()
-            return
-        self._end_phase()
+        else:
+            self._end_phase()
 
     def _end_phase(self) -> None:
         """Mine income (+K02 workers), then the next phase or the end of the game (§3.14)."""
@@ -366,7 +511,7 @@ class BurgundyState(GameState[BAction]):
             if self.kmask[seat] & K02:
                 self.workers[seat] += mines
             income.append(mines)
-        self.log.append({"event": "phase_end", "phase": PHASE_LETTERS[self.phase], "mines": income})
+        self._log.append({"event": "phase_end", "phase": PHASE_LETTERS[self.phase], "mines": income})
         self.phase += 1
         self.round = 0
         if self.phase == PHASES:
@@ -382,7 +527,7 @@ class BurgundyState(GameState[BAction]):
             part = self.final_breakdown(seat)
             self.final.append(part)
             self.vp[seat] += sum(part.values())
-        self.log.append({"event": "game_end", "final": [dict(f) for f in self.final], "vp": list(self.vp)})
+        self._log.append({"event": "game_end", "final": [dict(f) for f in self.final], "vp": list(self.vp)})
 
     def final_breakdown(self, seat: int) -> dict[str, int]:
         """The end-of-game additions for one seat (reference §3.15, §1.4 K15–K26)."""
@@ -396,9 +541,10 @@ class BurgundyState(GameState[BAction]):
         }
         if kmask & (1 << 15):
             part["K15"] = 3 * sum(1 for g in sold if g)
-        for i in range(8):
-            if kmask & (1 << (16 + i)):
-                part[f"K{16 + i}"] = 4 * estate.count(FIRST_BUILDING + i)
+        if kmask & (0xFF << 16):  # K16-K23: 4 VP per building of one kind
+            for i in range(8):
+                if kmask & (1 << (16 + i)):
+                    part[f"K{16 + i}"] = 4 * estate.count(FIRST_BUILDING + i)
         if kmask & (1 << 24):
             part["K24"] = 4 * len({ANIMAL_KIND[t] for t in estate if t >= 0 and ANIMAL_KIND[t] >= 0})
         if kmask & (1 << 25):
@@ -423,6 +569,17 @@ class BurgundyState(GameState[BAction]):
 
     def scores(self) -> list[int]:
         return list(self.vp)
+
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        """The public event log, every entry as a dict (the saved and viewed form).
+
+        The log only grows, so each entry is turned into a dict once, the first time it is asked for.
+        """
+        done = self._log_dicts
+        if len(done) < len(self._log):
+            done += [e if isinstance(e, dict) else _event_dict(e) for e in self._log[len(done) :]]
+        return done.copy()
 
     def track_order(self) -> list[int]:
         """Turn order on the track now (the order the next round would have)."""
@@ -457,42 +614,52 @@ class BurgundyState(GameState[BAction]):
 
         Anything else (shorthands, ``~w`` suffixes, refusals) goes through the base class.
         """
+        legal = self._legal
+        if legal is not None and action in legal:  # the usual case (actions are interned: identity)
+            self._apply(action)
+            self._history_notations.append(action.text)
+            return
         found = action if type(action) is BAction else ALL_ACTIONS.get(action) if type(action) is str else None
-        if found is not None:
-            legal = self._legal
-            if legal is None:
-                legal = self.legal_actions()
-            if found in legal:  # nothing is legal once the game is over
-                self._apply(found)
-                self._history_notations.append(found.text)
-                return
+        if found is not None and found in self.legal_actions():  # nothing is legal once the game is over
+            self._apply(found)
+            self._history_notations.append(found.text)
+            return
         super().apply(action)
 
     def legal_actions(self) -> tuple[BAction, ...]:
-        """The cached legal actions, computed once per position (the two common cases directly)."""
+        """The cached legal actions, computed once per position (the frequent cases directly)."""
         legal = self._legal
-        if legal is None:
-            pending = self.pending
-            if self.is_over:
-                legal = ()
-            elif not pending:
-                legal = self._turn_actions()
-            elif pending[-1][0] == P_DIE:
-                legal = tuple(self._die_actions(self.order[self.turn_index], pending[-1][1]))
+        if legal is not None:
+            return legal
+        pending = self.pending
+        if self.is_over:
+            legal = ()
+        elif pending:
+            top = pending[-1]
+            kind = top[0]
+            if kind == P_DIE:
+                legal = self._die_actions(self._seat, top[1])
+            elif kind == P_DISCARD:  # a tenth of random play: spared the general path
+                legal = _discards(self.storage[self._seat])
             else:
                 legal = tuple(self._compute_legal())
-            self._legal = legal
+        else:  # the turn itself (half of all decisions): choose a die, buy once, or pass (§3.3)
+            left = self.dice_left  # two dice, one (then left[-1] is left[0]) or none
+            legal = _TURN_CHOICES[left[0] * 8 + left[-1]] if left else _PASS_ONLY
+            if not self.bought:
+                seat = self._seat
+                if self.silver[seat] >= PURCHASE_COST or self.kmask[seat] & K06:
+                    buys = self._buy_actions(seat)
+                    if buys:  # purchases come after the dice and before the pass
+                        legal = legal + buys if left else (*buys, act.PASS_ACTION)
+        self._legal = legal
         return legal
 
     def _compute_legal(self) -> Sequence[BAction]:
-        pending = self.pending
-        if not pending:
-            return self._turn_actions()
-        top = pending[-1]
+        """The legal actions of the rarer pending decisions (not a die's action, not a discard)."""
+        top = self.pending[-1]
         kind = top[0]
-        seat = top[1] if kind >= P_BOARD else self.order[self.turn_index]
-        if kind == P_DIE:
-            return self._die_actions(seat, top[1])
+        seat = top[1] if kind >= P_BOARD else self._seat
         if kind == P_BONUS:
             out = [a for d in range(1, 7) for a in self.dactions[d]]
             out += self._place_actions(seat)
@@ -516,8 +683,6 @@ class BurgundyState(GameState[BAction]):
             if not self.options["forced_building_effects"] or not out:
                 out.append(act.SKIP_ACTION)
             return out
-        if kind == P_DISCARD:
-            return tuple(map(act.DISCARD_ACTIONS.__getitem__, sorted(set(self.storage[seat]))))
         if kind == P_SHIP:
             return _SHIP_CHOICES_K05 if self.kmask[seat] & K05 else _SHIP_CHOICES
         if kind == P_KEEP:
@@ -530,18 +695,6 @@ class BurgundyState(GameState[BAction]):
             return [act.BOARD_ACTIONS[b] for b in range(1, 10) if b == 1 or self._board_key(b) not in taken]
         # P_START
         return [act.START_ACTIONS[s] for s in BOARDS[self.board[seat]].castle_spaces]
-
-    def _turn_actions(self) -> tuple[BAction, ...]:
-        """Choose a die, buy from the black depot once, or pass once both dice are used (§3.3)."""
-        left = self.dice_left
-        choices = _TURN_CHOICES[left[0] * 8 + left[1] if len(left) == 2 else 64 + left[0] if left else 72]
-        if not self.bought:
-            seat = self.order[self.turn_index]
-            if self.silver[seat] >= PURCHASE_COST or self.kmask[seat] & K06:
-                buys = self._buy_actions(seat)
-                if buys:  # purchases come after the dice and before the pass
-                    return (*choices, *buys) if left else (*buys, act.PASS_ACTION)
-        return choices
 
     def _buy_actions(self, seat: int) -> tuple[BAction, ...]:
         silver = self.silver[seat]
@@ -557,7 +710,7 @@ class BurgundyState(GameState[BAction]):
             return self.dactions[0]
         out = []
         for d in range(7) if has_k06 else (0,):
-            tiles = self.dtiles[d]
+            tiles = [a.b for a in self.dactions[d]]
             for w in pays:
                 row = act.BUY_ACTIONS[w][d]
                 out += [row[t] for t in tiles]
@@ -565,29 +718,27 @@ class BurgundyState(GameState[BAction]):
 
     def _take_actions(self, type_mask: int) -> list[BAction]:
         """Takes from the numbered depots of tiles whose type is in ``type_mask`` (building effects)."""
-        out = []
+        return [a for d in range(1, 7) for a in self.dactions[d] if type_mask & _TYPE_BIT[a.b]]
+
+    def _can_take(self, type_mask: int) -> bool:
+        """Whether ``_take_actions(type_mask)`` has any."""
         for d in range(1, 7):
-            row = act.TAKE_ACTIONS[d]
-            out += [row[t] for t in self.dtiles[d] if type_mask >> TILE_TYPE[t] & 1]
-        return out
+            for a in self.dactions[d]:
+                if type_mask & _TYPE_BIT[a.b]:
+                    return True
+        return False
 
     def _refresh_depot(self, d: int) -> None:
-        """Keep the sorted distinct tiles of a depot (and their actions) ready for legal_actions."""
-        tiles = sorted(set(self.depots[d]))
-        if tiles and tiles[0] == EMPTY:  # EMPTY (-1) sorts first
-            del tiles[0]
-        self.dtiles[d] = tuple(tiles)
-        row = act.TAKE_ACTIONS[d] if d else act.BUY_ACTIONS[0][0]
-        self.dactions[d] = tuple(map(row.__getitem__, tiles))
+        """Keep the actions on a depot's sorted distinct tiles ready for legal_actions."""
+        row = _DEPOT_ROW[d]
+        self.dactions[d] = tuple([row[t] for t in sorted(set(self.depots[d])) if t != EMPTY])
 
     def _remove_from_depot(self, d: int, tile: int) -> None:
         slots = self.depots[d]
         slots[slots.index(tile)] = EMPTY
-        if tile not in slots:  # the last copy left: drop it from the derived tuples
-            tiles = self.dtiles[d]
-            i = tiles.index(tile)
-            self.dtiles[d] = tiles[:i] + tiles[i + 1 :]
+        if tile not in slots:  # the last copy left: drop its action
             actions = self.dactions[d]
+            i = actions.index(_DEPOT_ROW[d][tile])
             self.dactions[d] = actions[:i] + actions[i + 1 :]
 
     def _die_cost(self, seat: int, rolled: int, target: int, free: int) -> int:
@@ -599,152 +750,182 @@ class BurgundyState(GameState[BAction]):
             return (need + 1) >> 1
         return need
 
-    def _die_actions(self, seat: int, r: int) -> list[BAction]:
-        """A die's actions: values within reach of the workers (and free ±1) of ``r`` (§3.5, §3.6)."""
+    def _die_actions(self, seat: int, r: int) -> tuple[BAction, ...]:
+        """A die's actions: values within reach of the workers (and free ±1) of ``r`` (§3.5, §3.6).
+
+        Takes, then placements, then sales and the workers action; a third of random play is here.
+        """
         kmask = self.kmask[seat]
-        workers = self.workers[seat]
-        steps = 2 * workers if kmask & K08 else workers  # how far workers alone can move the die
+        steps = self.workers[seat]
+        if kmask & K08:  # each worker moves the die two steps
+            steps += steps
         if steps > 3:  # three steps reach every value
             steps = 3
         reach = _REACH[r]
-        out: list[BAction] = []
+        near = reach[steps]  # die values reachable with the workers
+        wide = reach[steps + 1]  # ... and with a free ±1 (K09-K12)
         dactions = self.dactions
-        for d in _VALUES[reach[steps + 1 if kmask & K12 else steps]]:
+        out: list[BAction] = []
+        for d in _VALUES[wide if kmask & K12 else near]:
             out += dactions[d]
         storage = self.storage[seat]
         if storage:
-            board = _BOARDS[self.board[seat]]
             frontier = self.frontier[seat]
-            type_reach = board.type_reach
-            for t in sorted(set(storage)) if len(storage) > 1 else storage:
-                ttype = TILE_TYPE[t]
-                spaces = type_reach[ttype][reach[steps + 1 if kmask & FREE_BIT[ttype] else steps]] & frontier
-                if not spaces:
-                    continue
-                if ttype == B:
-                    self._add_places(out, seat, board, t, spaces)
-                else:  # as _add_places, inlined for the tile types without a city restriction
-                    row = act.PLACE_ACTIONS[t]
-                    while spaces:
-                        low = spaces & -spaces
-                        spaces ^= low
-                        out.append(row[low.bit_length() - 1])
-        goods = self.goods[seat]
-        for g in _VALUES[reach[steps]]:
-            if goods[g]:
-                out.append(_SELL[g])
-        out.append(act.WORKERS_ACTION)
-        return out
+            near_spaces = VALUE_SPACES[near] & frontier
+            wide_spaces = VALUE_SPACES[wide] & frontier if kmask & _FREE_PLACING else near_spaces
+            if wide_spaces:  # some empty space next to the estate has a number within reach
+                allowed = _BOARDS[self.board[seat]].tile_spaces if kmask & K01 else self.allowed[seat]
+                # the distinct stored tiles in increasing order, as _distinct (inlined: the hot path)
+                stored = len(storage)
+                if stored == 3:
+                    a, b, c = storage
+                    if a > b:
+                        a, b = b, a
+                    if b > c:
+                        b, c = c, b
+                    if a > b:
+                        a, b = b, a
+                    tiles: Sequence[int] = (a,) if a == c else (a, c) if a == b or b == c else (a, b, c)
+                elif stored == 2:
+                    a, b = storage
+                    tiles = (a,) if a == b else (a, b) if a < b else (b, a)
+                else:
+                    tiles = storage
+                for t in tiles:
+                    spaces = (wide_spaces if kmask & TILE_FREE_BIT[t] else near_spaces) & allowed[t]
+                    if spaces:
+                        row = _PLACE[t]
+                        while spaces:
+                            low = spaces & -spaces
+                            spaces ^= low
+                            out.append(row[low.bit_length() - 1])
+        out += _SELLS_THEN_WORKERS[self.gmask[seat] & near]
+        return tuple(out)
 
-    def _add_places(self, out: list[BAction], seat: int, board: Board, tile: int, spaces: int) -> None:
-        """Append ``place:tile@s`` for each space bit in ``spaces``, minus cities that already hold it."""
-        row = act.PLACE_ACTIONS[tile]
-        if TILE_TYPE[tile] == B and not self.kmask[seat] & K01:
-            city = self.city_b[seat]
-            region_of = board.region_of
-            bit = 1 << tile
-            while spaces:
-                low = spaces & -spaces
-                spaces ^= low
-                s = low.bit_length() - 1
-                if not city[region_of[s]] & bit:
-                    out.append(row[s])
-        else:
+    def _place_actions(self, seat: int) -> list[BAction]:
+        """Placements with any die number (castle bonus action, City Hall): every empty space next to
+        the estate, minus cities that already hold that building (unless K01)."""
+        storage = self.storage[seat]
+        if not storage:
+            return []
+        frontier = self.frontier[seat]
+        allowed = _BOARDS[self.board[seat]].tile_spaces if self.kmask[seat] & K01 else self.allowed[seat]
+        out: list[BAction] = []
+        for t in _distinct(storage):
+            spaces = frontier & allowed[t]
+            row = _PLACE[t]
             while spaces:
                 low = spaces & -spaces
                 spaces ^= low
                 out.append(row[low.bit_length() - 1])
-
-    def _place_actions(self, seat: int) -> list[BAction]:
-        """Placements with any die number (castle bonus action, City Hall)."""
-        storage = self.storage[seat]
-        if not storage:
-            return []
-        board = BOARDS[self.board[seat]]
-        frontier = self.frontier[seat]
-        out: list[BAction] = []
-        for t in sorted(set(storage)):
-            spaces = board.type_reach[TILE_TYPE[t]][127] & frontier
-            if spaces:
-                self._add_places(out, seat, board, t, spaces)
         return out
 
-    def _new_kinds(self, seat: int, mask: int) -> list[int]:
-        goods = self.goods[seat]
-        ships = [self.depot_goods[d] for d in _VALUES[mask]]
-        return [g for g in range(1, 7) if not goods[g] and any(here[g] for here in ships)]
+    def _new_kinds(self, seat: int, mask: int) -> tuple[int, ...]:
+        """The goods kinds on the depots in ``mask`` that the seat does not hold, in increasing order."""
+        return _VALUES[self._depot_kinds(mask) & ~self.gmask[seat]]
+
+    def _depot_kinds(self, mask: int) -> int:
+        """Bit mask of the goods kinds lying on the depots in ``mask``."""
+        present = 0
+        depot_goods = self.depot_goods
+        for d in _VALUES[mask]:
+            here = depot_goods[d]
+            for g in _KINDS:
+                if here[g]:
+                    present |= 1 << g
+        return present
 
     # --- applying actions ---------------------------------------------------------------------------
 
     def _apply(self, action: BAction) -> None:
         self._legal = None
-        kind = action.kind
         pending = self.pending
         if not pending:  # the turn itself: a die, a purchase or the pass
-            seat = self.order[self.turn_index]
+            kind = action.kind
             if kind == KIND_DIE:
                 value = action.a
+                seat = self._seat
                 self.dice_left.remove(value)
                 pending.append(DIE_PENDING[value])
-                self.log.append({"event": "die", "seat": seat, "value": value})
+                self._log.append((E_DIE, seat, value))
+                # what legal_actions would do next, done now (the next question is always this one)
+                self._legal = self._die_actions(seat, value)
             elif kind == KIND_BUY:
-                self._buy(seat, action)
-            else:  # PASS
-                self.log.append({"event": "pass", "seat": seat})
-                self._end_turn()
+                self._buy(self._seat, action)
+            else:  # PASS: the next seat's turn (its two dice, no purchase yet) or the round's end
+                self._log.append((E_PASS, self._seat))
+                index = self.turn_index = self.turn_index + 1
+                if index < self.players:
+                    seat = self._seat = self.order[index]
+                    self.dice_left = self.dice[seat].copy()
+                    self.bought = False
+                else:
+                    self._end_round()
             return
         top = pending.pop()
         pkind = top[0]
-        seat = top[1] if pkind >= P_BOARD else self.order[self.turn_index]
         if pkind == P_DIE:
-            target = _DIE_TARGET.get(action)
-            spent = 0
-            if target is not None:  # a take, placement or sale: workers bridge the distance to the die
+            seat = self._seat
+            kind = action.kind
+            if kind == KIND_WORKERS:  # any die value
+                self._gain_workers(seat, "die")
+                return
+            value, free_bit = _DIE_TARGET[action]  # a take, placement or sale: workers bridge the distance
+            spent = DIST[top[1]][value]
+            if spent:
                 kmask = self.kmask[seat]
-                value, free_bit = target
-                need = DIST[top[1]][value] - (1 if kmask & free_bit else 0)
-                if need > 0:
-                    spent = (need + 1) >> 1 if kmask & K08 else need
-                    self.workers[seat] -= spent
-            self._do_action(seat, action, "die", spent)
-        elif pkind == P_DISCARD:
+                if kmask & free_bit:
+                    spent -= 1
+                if kmask & K08:
+                    spent = (spent + 1) >> 1
+                self.workers[seat] -= spent
+            if kind == KIND_TAKE:
+                self._take(seat, action, "die", spent)
+            elif kind == KIND_PLACE:
+                self._place(seat, action.a, action.b, "die", spent)
+            else:
+                self._sell(seat, action.a, "die", spent)
+            return
+        seat = top[1] if pkind >= P_BOARD else self._seat
+        if pkind == P_DISCARD:
             storage = self.storage[seat]
             storage.remove(action.a)
             self.removed.append(action.a)
             storage.append(top[1])
-            self.log.append({"event": "discard", "seat": seat, "tile": TILE_NAMES[action.a]})
+            self._log.append((E_DISCARD, seat, TILE_NAMES[action.a]))
         elif pkind == P_BONUS:
             self._do_action(seat, action, "castle", 0)
         elif pkind in (P_CITYHALL, P_WAREHOUSE, P_BUILD_TAKE):
-            if kind == KIND_SKIP:
-                self.log.append({"event": "skip", "seat": seat, "effect": PENDING_NAMES[pkind]})
+            if action.kind == KIND_SKIP:
+                self._log.append((E_SKIP, seat, PENDING_NAMES[pkind]))
             else:
                 self._do_action(seat, action, PENDING_NAMES[pkind], 0)
         elif pkind == P_SHIP:
             self._ship(seat, action.a)
         elif pkind == P_KEEP:
             taken = self._take_goods(seat, top[1], action.a)
-            self.log.append({"event": "goods", "seat": seat, "taken": taken})
-        elif pkind == P_BOARD:
-            key = self._board_key(action.a)
-            self._init_estate(seat, key)
-            self._log_setup_choice(seat, {"event": "board", "seat": seat, "board": key})
-        else:  # P_START
-            self._place_start_castle(seat, action.a)
-            self._log_setup_choice(seat, {"event": "start_castle", "seat": seat, "space": action.a})
-        if not pending and pkind >= P_BOARD:
-            if self.options["secret_setup"]:
-                self.log.append({"event": "setup_revealed", "boards": list(self.board),
-                                 "start_spaces": list(self.start_space)})
-            self._start_round()
+            self._log.append({"event": "goods", "seat": seat, "taken": taken})
+        else:
+            if pkind == P_BOARD:
+                key = self._board_key(action.a)
+                self._init_estate(seat, key)
+                self._log_setup_choice(seat, {"event": "board", "seat": seat, "board": key})
+            else:  # P_START
+                self._place_start_castle(seat, action.a)
+                self._log_setup_choice(seat, {"event": "start_castle", "seat": seat, "space": action.a})
+            if not pending:
+                if self.options["secret_setup"]:
+                    self._log.append({"event": "setup_revealed", "boards": list(self.board),
+                                      "start_spaces": list(self.start_space)})
+                self._start_round()
 
     def _log_setup_choice(self, seat: int, event: dict[str, Any]) -> None:
         """Open choices go to the public log; secret ones only to the seat's own log until all have chosen."""
         if self.options["secret_setup"]:
             self.private_log[seat].append(event)
-            self.log.append({"event": "setup_choice", "seat": seat, "choice": event["event"]})
+            self._log.append({"event": "setup_choice", "seat": seat, "choice": event["event"]})
         else:
-            self.log.append(event)
+            self._log.append(event)
 
     def hidden_setup_seats(self, seat: int | None) -> list[int]:
         """Seats whose secret board and start-castle choices ``seat`` may not see yet (§3.18)."""
@@ -755,27 +936,37 @@ class BurgundyState(GameState[BAction]):
     def _do_action(self, seat: int, action: BAction, source: str, spent: int) -> None:
         kind = action.kind
         if kind == KIND_TAKE:
-            tile = action.b
-            self._remove_from_depot(action.a, tile)
-            self.log.append({"event": "take", "seat": seat, "depot": action.a, "tile": TILE_NAMES[tile],
-                             "by": source, "workers": spent})
-            storage = self.storage[seat]
-            if len(storage) >= HEX_STORAGE:
-                self.pending.append((P_DISCARD, tile))
-            else:
-                storage.append(tile)
+            self._take(seat, action, source, spent)
         elif kind == KIND_PLACE:
             self._place(seat, action.a, action.b, source, spent)
         elif kind == KIND_SELL:
             self._sell(seat, action.a, source, spent)
         else:  # WORKERS
-            kmask = self.kmask[seat]
-            gained = 4 if kmask & K14 else 2
-            self.workers[seat] += gained
-            silver = 1 if kmask & K13 else 0
-            self.silver[seat] += silver
-            self.log.append({"event": "workers", "seat": seat, "workers": gained, "silverlings": silver,
-                             "by": source})
+            self._gain_workers(seat, source)
+
+    def _take(self, seat: int, action: BAction, source: str, spent: int) -> None:
+        d = action.a
+        tile = action.b
+        slots = self.depots[d]
+        slots[slots.index(tile)] = EMPTY
+        if tile not in slots:  # the last copy left, as in _remove_from_depot (the take is its action)
+            actions = self.dactions[d]
+            i = actions.index(action)
+            self.dactions[d] = actions[:i] + actions[i + 1 :]
+        self._log.append((E_TAKE, seat, d, TILE_NAMES[tile], source, spent))
+        storage = self.storage[seat]
+        if len(storage) >= HEX_STORAGE:
+            self.pending.append((P_DISCARD, tile))
+        else:
+            storage.append(tile)
+
+    def _gain_workers(self, seat: int, source: str) -> None:
+        kmask = self.kmask[seat]
+        gained = 4 if kmask & K14 else 2
+        self.workers[seat] += gained
+        silver = 1 if kmask & K13 else 0
+        self.silver[seat] += silver
+        self._log.append((E_WORKERS, seat, gained, silver, source))
 
     def _gain_tile(self, seat: int, tile: int) -> None:
         storage = self.storage[seat]
@@ -790,14 +981,14 @@ class BurgundyState(GameState[BAction]):
         self.workers[seat] -= paid_workers
         self.bought = True
         self._remove_from_depot(action.a, action.b)
-        self.log.append({"event": "buy", "seat": seat, "depot": action.a, "tile": TILE_NAMES[action.b],
-                         "workers": paid_workers})
+        self._log.append((E_BUY, seat, action.a, TILE_NAMES[action.b], paid_workers))
         self._gain_tile(seat, action.b)
 
     def _sell(self, seat: int, g: int, source: str, spent: int) -> None:
         goods = self.goods[seat]
         count = goods[g]
         goods[g] = 0
+        self.gmask[seat] &= ~(1 << g)
         self.sold[seat][g] += count
         kmask = self.kmask[seat]
         silver = 2 if kmask & K03 else 1
@@ -806,8 +997,7 @@ class BurgundyState(GameState[BAction]):
         self.workers[seat] += workers
         vp = self.players * (count if self.options["sale_vp"] == "per_tile" else 1)
         self.vp[seat] += vp
-        self.log.append({"event": "sell", "seat": seat, "goods": g, "count": count, "vp": vp,
-                         "silverlings": silver, "workers_gained": workers, "by": source, "workers": spent})
+        self._log.append((E_SELL, seat, g, count, vp, silver, workers, source, spent))
 
     def _place(self, seat: int, tile: int, space: int, source: str, spent: int) -> None:
         """Put a stored tile on the estate, then region score, colour bonus, type effect (D21)."""
@@ -815,35 +1005,33 @@ class BurgundyState(GameState[BAction]):
         estate = self.estate[seat]
         self.storage[seat].remove(tile)
         estate[space] = tile
-        frontier = self.frontier[seat] & ~(1 << space)
-        for nb in _NEIGHBOURS[space]:
-            if estate[nb] == EMPTY:
-                frontier |= 1 << nb
-        self.frontier[seat] = frontier
-        event: dict[str, Any] = {"event": "place", "seat": seat, "tile": TILE_NAMES[tile], "space": space,
-                                 "by": source, "workers": spent}
-        self.log.append(event)
+        occupied = self.occupied[seat] = self.occupied[seat] | 1 << space
+        self.frontier[seat] = (self.frontier[seat] | NEIGHBOUR_BITS[space]) & ~occupied
+        extras: tuple[tuple[str, Any], ...] = ()  # what the log entry adds, in order
         ttype = TILE_TYPE[tile]
         region = board.region_of[space]
         left = self.region_left[seat]
         left[region] -= 1
         if not left[region]:
-            size = len(board.regions[region])
-            vp = REGION_VP[size] + PHASE_BONUS[self.phase]
+            vp = REGION_VP[board.region_sizes[region]] + PHASE_BONUS[self.phase]
             self.vp[seat] += vp
-            event["region_vp"] = vp
+            extras = (("region_vp", vp),)
         colour = self.colour_left[seat]
         colour[ttype] -= 1
         if not colour[ttype]:
             if self.bonus_large[ttype] == EMPTY:
                 self.bonus_large[ttype] = seat
                 self.vp[seat] += self.players + 3
-                event["bonus"] = "large"
+                extras += (("bonus", "large"),)
             elif self.bonus_small[ttype] == EMPTY:
                 self.bonus_small[ttype] = seat
                 self.vp[seat] += self.players
-                event["bonus"] = "small"
-        if ttype == K:
+                extras += (("bonus", "small"),)
+        if ttype == B:
+            self.allowed[seat][tile] &= ~board.region_spaces[region]
+            if self._building_effect(seat, tile):
+                extras += (("building_vp", WATCHTOWER_VP),)
+        elif ttype == K:
             self.kmask[seat] |= 1 << KNOWLEDGE_NUMBER[tile]
         elif ttype == A:
             kind = ANIMAL_KIND[tile]
@@ -855,7 +1043,7 @@ class BurgundyState(GameState[BAction]):
                     tiles += 1
             vp = animals + (tiles if self.kmask[seat] & K07 else 0)
             self.vp[seat] += vp
-            event["animal_vp"] = vp
+            extras += (("animal_vp", vp),)
         elif ttype == S:
             self.arrival_counter += 1
             self.track_pos[seat] += 1
@@ -863,43 +1051,39 @@ class BurgundyState(GameState[BAction]):
             self.pending.append((P_SHIP,))
         elif ttype == C:
             self.pending.append((P_BONUS,))
-        elif ttype == B:
-            self.city_b[seat][region] |= 1 << tile
-            self._building_effect(seat, tile, event)
+        self._log.append((E_PLACE, seat, TILE_NAMES[tile], space, source, spent, extras))
 
-    def _building_effect(self, seat: int, tile: int, event: dict[str, Any]) -> None:
+    def _building_effect(self, seat: int, tile: int) -> bool:
+        """A building's effect; True for the Watchtower's VP (the log notes them)."""
         if tile == WATCHTOWER:
             self.vp[seat] += WATCHTOWER_VP
-            event["building_vp"] = WATCHTOWER_VP
-        elif tile == BOARDING:
+            return True
+        if tile == BOARDING:
             self.workers[seat] += BOARDING_WORKERS
         elif tile == BANK:
             self.silver[seat] += BANK_SILVER
         elif tile == WAREHOUSE:
-            if any(self.goods[seat]):
+            if self.gmask[seat]:
                 self.pending.append((P_WAREHOUSE,))
         elif tile == CITYHALL:
             if self._place_actions(seat):
                 self.pending.append((P_CITYHALL,))
-        else:  # carpenter, church, market
-            if self._take_actions(BUILD_TAKE_TYPES[tile]):
-                self.pending.append((P_BUILD_TAKE, tile))
+        elif self._can_take(BUILD_TAKE_TYPES[tile]):  # carpenter, church, market
+            self.pending.append((P_BUILD_TAKE, tile))
+        return False
 
     def _ship(self, seat: int, mask: int) -> None:
         """Take the ship's goods (D12): held kinds fully, new kinds while slots remain."""
-        goods = self.goods[seat]
-        held = 0  # bit mask of the goods kinds held
-        for g in range(1, 7):
-            if goods[g]:
-                held |= 1 << g
-        taken = self._take_goods(seat, mask, held)
-        new = self._new_kinds(seat, mask)
+        held = self.gmask[seat]  # the goods kinds held
+        present = self._depot_kinds(mask)
+        taken = self._take_goods(seat, mask, held & present)
+        new = present & ~held
         free = GOODS_SLOTS - len(_VALUES[held])
-        if len(new) <= free:
-            taken += self._take_goods(seat, mask, sum(1 << g for g in new))
+        if len(_VALUES[new]) <= free:
+            taken += self._take_goods(seat, mask, new)
         elif free > 0:
             self.pending.append((P_KEEP, mask, free))
-        self.log.append({"event": "ship", "seat": seat, "depots": list(_VALUES[mask]), "taken": taken})
+        self._log.append({"event": "ship", "seat": seat, "depots": list(_VALUES[mask]), "taken": taken})
 
     def _take_goods(self, seat: int, depot_mask: int, kind_mask: int) -> list[int]:
         goods = self.goods[seat]
@@ -911,6 +1095,7 @@ class BurgundyState(GameState[BAction]):
                 count = here[g]
                 if count:
                     goods[g] += count
+                    self.gmask[seat] |= 1 << g
                     taken += [g] * count
                     here[g] = 0
         return taken
@@ -1061,7 +1246,7 @@ class BurgundyState(GameState[BAction]):
             "start_castles": self.start_castles,
             "over": self.is_over,
             "final": [dict(f) for f in self.final] if self.final is not None else None,
-            "log": list(self.log),
+            "log": self.log,
             "private_log": [list(p) for p in self.private_log],
         }
 
@@ -1070,6 +1255,8 @@ class BurgundyState(GameState[BAction]):
             raise InvalidState("the body must be an object")
         n = self.players
         self._legal = None
+        self._dice_ahead = None
+        self._track_order = None
         self.board = _str_list(body["board"], n)
         for key in self.board:
             if key and key not in BOARDS:
@@ -1121,7 +1308,8 @@ class BurgundyState(GameState[BAction]):
         log = body["log"]
         if not isinstance(log, list) or not all(isinstance(e, dict) for e in log):
             raise InvalidState("log must be a list of objects")
-        self.log = [dict(e) for e in log]
+        self._log = [dict(e) for e in log]
+        self._log_dicts = []
         private = _list(body["private_log"], n)
         if not all(isinstance(p, list) and all(isinstance(e, dict) for e in p) for p in private):
             raise InvalidState("private_log must hold one list of objects per seat")
@@ -1147,12 +1335,14 @@ class BurgundyState(GameState[BAction]):
         """
         n = self.players
         self._legal = None
+        self._seat = self.order[self.turn_index] if self.turn_index < n else EMPTY
         self.frontier = [0] * n
-        self.city_b = [[] for _ in range(n)]
+        self.occupied = [0] * n
+        self.allowed = [[] for _ in range(n)]
         self.region_left = [[] for _ in range(n)]
         self.colour_left = [[] for _ in range(n)]
         self.kmask = [0] * n
-        self.dtiles = [()] * 7
+        self.gmask = [sum(1 << g for g in range(1, 7) if goods[g]) for goods in self.goods]
         self.dactions = [()] * 7
         for d in range(7):
             self._refresh_depot(d)
@@ -1164,18 +1354,19 @@ class BurgundyState(GameState[BAction]):
                 continue
             board = BOARDS[self.board[seat]]
             self.region_left[seat] = [sum(1 for s in r if estate[s] == EMPTY) for r in board.regions]
-            city_b = [0] * len(board.regions)
+            allowed = list(board.tile_spaces)
             for s in range(1, SPACES + 1):
                 if estate[s] != EMPTY and TILE_TYPE[estate[s]] == B:
-                    city_b[board.region_of[s]] |= 1 << estate[s]
-            self.city_b[seat] = city_b
+                    allowed[estate[s]] &= ~board.region_spaces[board.region_of[s]]
+            self.allowed[seat] = allowed
             self.colour_left[seat] = [sum(1 for s in board.spaces_of_type[t] if estate[s] == EMPTY)
                                       for t in range(6)]
-            frontier = 0
+            frontier = occupied = 0
             for s in range(1, SPACES + 1):
                 tile = estate[s]
                 if tile == EMPTY:
                     continue
+                occupied |= 1 << s
                 if TILE_TYPE[tile] != board.types[s]:
                     raise InvalidState(f"seat {seat}: {TILE_NAMES[tile]} on a {TYPE_LETTERS[board.types[s]]} space")
                 if TILE_TYPE[tile] == K:
@@ -1184,6 +1375,7 @@ class BurgundyState(GameState[BAction]):
                     if estate[nb] == EMPTY:
                         frontier |= 1 << nb
             self.frontier[seat] = frontier
+            self.occupied[seat] = occupied
 
     def _check_conservation(self) -> None:
         counts = self.tile_census()
@@ -1232,12 +1424,14 @@ class BurgundyState(GameState[BAction]):
         other.board = self.board.copy()
         other.estate = list(map(list, self.estate))
         other.frontier = self.frontier.copy()
-        other.city_b = list(map(list, self.city_b))
+        other.occupied = self.occupied.copy()
+        other.allowed = list(map(list, self.allowed))
         other.start_space = self.start_space.copy()
         other.region_left = list(map(list, self.region_left))
         other.colour_left = list(map(list, self.colour_left))
         other.storage = list(map(list, self.storage))
         other.goods = list(map(list, self.goods))
+        other.gmask = self.gmask.copy()
         other.sold = list(map(list, self.sold))
         other.silver = self.silver.copy()
         other.workers = self.workers.copy()
@@ -1254,11 +1448,11 @@ class BurgundyState(GameState[BAction]):
         other.round = self.round
         other.order = self.order.copy()
         other.turn_index = self.turn_index
+        other._seat = self._seat
         other.dice_left = self.dice_left.copy()
         other.bought = self.bought
         other.pending = self.pending.copy()
         other.depots = list(map(list, self.depots))
-        other.dtiles = self.dtiles.copy()
         other.dactions = self.dactions.copy()
         other.depot_goods = list(map(list, self.depot_goods))
         other.round_goods = self.round_goods.copy()
@@ -1269,10 +1463,13 @@ class BurgundyState(GameState[BAction]):
         other.black_pile = self.black_pile.copy()
         other.removed = self.removed.copy()
         other.start_castles = self.start_castles
-        other.log = self.log.copy()
+        other._log = self._log.copy()
+        other._log_dicts = self._log_dicts.copy()
         other.private_log = list(map(list, self.private_log))
         other.is_over = self.is_over
         other._legal = self._legal
+        other._dice_ahead = self._dice_ahead
+        other._track_order = self._track_order
         return other
 
     def determinize(self, seat: int | None, rng: Rng | int | None = None) -> Self:
@@ -1306,6 +1503,7 @@ class BurgundyState(GameState[BAction]):
         self.estate[seat] = [EMPTY] * (SPACES + 1)
         self.start_space[seat] = 0
         self.frontier[seat] = 0
+        self.occupied[seat] = 0
         if chose_board:
             self._init_estate(seat, self._board_key(sampler.randint(1, 9)))
         else:
@@ -1321,44 +1519,103 @@ _WHITE_PILES: tuple[tuple[int, ...], ...] = tuple(
     for t in range(6)
 )
 _BLACK_PILE: tuple[int, ...] = tuple(code for code, (_, black) in enumerate(TILE_COUNTS) for _ in range(black))
+#: whether a white pile holds a single tile kind (ships, mines, castles)
+_UNIFORM_PILES: tuple[bool, ...] = tuple(len(set(pile)) == 1 for pile in _WHITE_PILES)
+#: the goods tiles, unshuffled
+_GOODS: tuple[int, ...] = tuple(g for g in range(1, GOODS_KINDS + 1) for _ in range(GOODS_PER_KIND))
 _BOARDS: dict[str, Board] = dict(BOARDS)  # a plain dict: a little faster to index than the read-only view
 _SELL = act.SELL_ACTIONS
+_DISCARD = act.DISCARD_ACTIONS
+_PLACE = act.PLACE_ACTIONS
+#: the knowledge tiles giving a free ±1 when placing some tile type
+_FREE_PLACING = K09 | K10 | K11
 #: _VALUES[mask] = the die values (or depot / goods numbers) 1-6 whose bits are set in ``mask``
 _VALUES: tuple[tuple[int, ...], ...] = tuple(tuple(v for v in range(1, 7) if mask >> v & 1) for mask in range(128))
 #: _REACH[rolled][limit]: REACH with one more column, so that ``limit`` may be 4 (a free +1 on 3 steps)
 _REACH: tuple[tuple[int, ...], ...] = tuple((*row, row[3]) for row in REACH)
 
 
+def _distinct(tiles: list[int]) -> Sequence[int]:
+    """The distinct tiles of a storage (at most three) in increasing order.
+
+    A sorting network: ``sorted(set(tiles))`` costs twice as much, and the die's actions and the
+    discards ask for this on most decisions.
+    """
+    if len(tiles) == 3:
+        a, b, c = tiles
+        if a > b:
+            a, b = b, a
+        if b > c:
+            b, c = c, b
+        if a > b:
+            a, b = b, a
+        return (a,) if a == c else (a, c) if a == b or b == c else (a, b, c)
+    if len(tiles) == 2:
+        a, b = tiles
+        return (a,) if a == b else (a, b) if a < b else (b, a)
+    return tiles if len(tiles) < 2 else sorted(set(tiles))
+
+
+def _discards(storage: list[int]) -> tuple[BAction, ...]:
+    """The discards from a storage: its distinct tiles in increasing order (a full storage of three
+    through the sorting network of ``_distinct``, straight to actions)."""
+    if len(storage) != 3:
+        return tuple([_DISCARD[t] for t in _distinct(storage)])
+    a, b, c = storage
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+    if a > b:
+        a, b = b, a
+    if a == c:
+        return (_DISCARD[a],)
+    if a == b or b == c:
+        return (_DISCARD[a], _DISCARD[c])
+    return (_DISCARD[a], _DISCARD[b], _DISCARD[c])
+
+
 def _turn_choices() -> tuple[tuple[BAction, ...], ...]:
-    """The turn's choices without purchases, indexed by the dice left: 8 * a + b for two dice (as
-    rolled), 64 + a for one, 72 for none (then only the pass). Two dice are offered in increasing order."""
+    """The turn's choices without purchases, indexed by the dice left: 8 * a + b for dice a and b as
+    rolled, 8 * a + a for one die a (the same as two equal dice). Two dice are offered in increasing
+    order."""
     die = act.DIE_ACTIONS
-    table: list[tuple[BAction, ...]] = [()] * 73
-    table[72] = (act.PASS_ACTION,)
+    table: list[tuple[BAction, ...]] = [()] * 56
     for a in range(7):
-        table[64 + a] = (die[a],)
         for b in range(7):
             table[8 * a + b] = (die[a],) if a == b else (die[min(a, b)], die[max(a, b)])
     return tuple(table)
 
 
 _TURN_CHOICES = _turn_choices()
+_PASS_ONLY = (act.PASS_ACTION,)
+#: _SELLS_THEN_WORKERS[goods kinds mask] = the sales of those kinds, then the workers action: how a
+#: die's actions end
+_SELLS_THEN_WORKERS: tuple[tuple[BAction, ...], ...] = tuple(
+    (*(_SELL[g] for g in _VALUES[mask]), act.WORKERS_ACTION) for mask in range(128)
+)
 #: a ship's depot choices: one numbered depot, or (with K05) also two neighbouring ones
 _SHIP_CHOICES = act.SHIP_ACTIONS[1:]
 _SHIP_CHOICES_K05 = (*act.SHIP_ACTIONS[1:], *act.SHIP_PAIR_ACTIONS[1:])
 
 #: whether a tile is a ship, mine or castle (these may stay on the depots, D5)
 _SMC: tuple[bool, ...] = tuple(TILE_TYPE[t] in (S, M, C) for t in range(TILE_KINDS))
+_NOT_KEPT = (False,) * TILE_KINDS
+_KINDS = range(1, GOODS_KINDS + 1)  # the goods kinds (index 0 of a goods row is unused)
+#: 1 << the tile's type
+_TYPE_BIT: tuple[int, ...] = tuple(1 << TILE_TYPE[t] for t in range(TILE_KINDS))
 _DEPOT_KEYS = tuple(str(d) for d in range(7))
+#: per depot, the action on each tile kind there: the purchase for 2 silverlings, or the take
+_DEPOT_ROW = (act.BUY_ACTIONS[0][0], *act.TAKE_ACTIONS[1:])
 
 
-def _fill_plan(players: int, phase: int) -> tuple[tuple[int, ...], ...]:
-    """Per depot and space, the pile refilling it at a phase start: a type, 6 for the black pile, or -1
-    for a space not used with this many players."""
-    plan = [tuple(6 if i < 2 * players else -1 for i in range(BLACK_DEPOT_SPACES))]
+def _fill_plan(players: int, phase: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per depot, its spaces in use with this many players and the pile refilling each at a phase
+    start: (space index, tile type or 6 for the black pile)."""
+    plan = [tuple((i, 6) for i in range(min(2 * players, BLACK_DEPOT_SPACES)))]
     for d in range(1, 7):
-        plan.append(tuple(depot_space_type(d, i, players, phase) if DEPOT_SPACES[d][i][1] <= players else -1
-                          for i in range(4)))
+        plan.append(tuple((i, depot_space_type(d, i, players, phase)) for i in range(4)
+                          if DEPOT_SPACES[d][i][1] <= players))
     return tuple(plan)
 
 
