@@ -506,6 +506,17 @@ def projected_scores(state: GameState[Any]) -> list[float]:
 STORED_TILE_VP = 1.5
 
 
+def _decision(state: GameState[Any]) -> tuple[Any, _Ctx, int | None, int]:
+    """The state, the deciding seat's context, the pending decision's kind (``None``: the turn itself)
+    and the die being resolved (0 when none)."""
+    s: Any = state
+    seat = s.current_player
+    assert seat is not None
+    pending = s.pending
+    kind = pending[-1][0] if pending else None
+    return s, _Ctx(s, seat), kind, pending[-1][1] if kind == P_DIE else 0
+
+
 class HeuristicBot:
     """Castles of Burgundy rules of thumb (module docstring); no view, no clone, a few dozen
     placement valuations a decision."""
@@ -519,13 +530,7 @@ class HeuristicBot:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        s: Any = state
-        seat = s.current_player
-        assert seat is not None
-        ctx = _Ctx(s, seat)
-        pending = s.pending
-        kind = pending[-1][0] if pending else None
-        rolled = pending[-1][1] if kind == P_DIE else 0
+        s, ctx, kind, rolled = _decision(state)
         noise = self.rng.random
         if kind is None:  # the turn: a worthwhile purchase first (a die may then place it), dice, pass
             buys = [(self._score(s, ctx, x, 0), x) for x in legal if x.kind == act.BUY]
@@ -554,13 +559,7 @@ class HeuristicBot:
         legal = state.legal_actions()
         if len(legal) == 1:
             return list(legal)
-        s: Any = state
-        seat = s.current_player
-        assert seat is not None
-        ctx = _Ctx(s, seat)
-        pending = s.pending
-        kind = pending[-1][0] if pending else None
-        rolled = pending[-1][1] if kind == P_DIE else 0
+        s, ctx, kind, rolled = _decision(state)
         scored: list[tuple[float, int, Any]] = []
         for index, action in enumerate(legal):
             if kind is None:
