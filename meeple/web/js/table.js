@@ -126,17 +126,21 @@ function drawTablePanel() {
 
   const openSeats = table.seats.filter((seat) => !seat.taken);
   if (message.seat === null && openSeats.length && table.status !== "finished") {
-    // The panel is redrawn on every update: keep what is typed, so an update never wipes the name.
-    const name = el("input", { id: "join-name", maxlength: 40, value: localStorage.getItem(NAME_KEY) || "",
+    // The panel is redrawn on every update: keep what is typed (in the field being replaced, or saved
+    // as it was typed), so an update never wipes the name, even one that lands mid-keystroke.
+    const typed = document.getElementById("join-name")?.value;
+    const name = el("input", { id: "join-name", maxlength: 40, value: typed || localStorage.getItem(NAME_KEY) || "",
       placeholder: t("lobby.name_placeholder"), oninput: () => localStorage.setItem(NAME_KEY, name.value.trim()) });
+    const chosenName = () => name.value.trim() || localStorage.getItem(NAME_KEY) || "";
     parts.push(el("div", { class: "join" }, el("label", {}, el("span", {}, t("lobby.your_name")), name),
       openSeats.map((seat) => el("button", {
         class: `primary join-seat${String(seat.seat) === invitedSeat ? " invited" : ""}`,
         dataset: { seat: seat.seat },
         onclick: async () => {
-          localStorage.setItem(NAME_KEY, name.value.trim());
+          const chosen = chosenName();
+          localStorage.setItem(NAME_KEY, chosen);
           try {
-            await api(`/api/tables/${tableId}/join`, { method: "POST", body: { seat: seat.seat, name: name.value } });
+            await api(`/api/tables/${tableId}/join`, { method: "POST", body: { seat: seat.seat, name: chosen } });
             socket?.close();
           } catch (error) {
             toast(error.message);
