@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from meeple.bots.base import Bot
-from meeple.bots.heuristics import GameHeuristicBot, has_heuristic
+from meeple.bots.heuristics import GameHeuristicBot, has_heuristic, ranked_by
 from meeple.bots.ismcts import ISMCTSBot
 from meeple.bots.random_bot import RandomBot
 from meeple.core.contract import GameState
@@ -26,11 +26,7 @@ class RolloutPolicy:
 
     def ranked(self, state: GameState[Any]) -> list[Any]:
         """The legal actions best first by the heuristic (random play: the choice, then legal order)."""
-        bot = self._for(state)
-        if isinstance(bot, GameHeuristicBot):
-            return bot.ranked(state)
-        choice = bot.choose(state)
-        return [choice, *(action for action in state.legal_actions() if action != choice)]
+        return ranked_by(self._for(state), state)
 
     def _for(self, state: GameState[Any]) -> Bot:
         game_name = state.game.name

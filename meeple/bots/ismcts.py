@@ -60,23 +60,12 @@ class _Node:
 
 
 def margin_evaluation(state: GameState[Any]) -> list[float]:
-    """Per seat, in [0, 1]: 0.5 + 0.5·tanh(margin over the best other seat / scale), on the running
-    scores (``state.scores()``)."""
-    return score_margins(state.scores())
-
-
-def margin_evaluator(project: Callable[[GameState[Any]], Sequence[float]]) -> Evaluator:
-    """A static evaluation on other scores than the running ones, e.g. a game's projected final
-    scores (VP now plus what the end of the game would add)."""
-    return lambda state: score_margins(project(state))
-
-
-def score_margins(scores: Sequence[float]) -> list[float]:
     """Per seat, in [0, 1]: 0.5 + 0.5·tanh(margin over the best other seat / scale).
 
     The scale is a quarter of the mean absolute score (at least 2 points), so the same margin counts
     for more early, when scores are small, than at the end.
     """
+    scores = state.scores()
     n = len(scores)
     if n < 2:
         return [0.5] * n

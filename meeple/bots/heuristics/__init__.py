@@ -17,6 +17,16 @@ def has_heuristic(game_name: str) -> bool:
     return True
 
 
+def ranked_by(bot: Any, state: GameState[Any]) -> list[Any]:
+    """The legal actions best first: the bot's own ``ranked(state)`` where it has one, else its
+    choice first and the rest in legal order."""
+    ranked = getattr(bot, "ranked", None)
+    if ranked is not None:
+        return list(ranked(state))
+    choice = bot.choose(state)
+    return [choice, *(action for action in state.legal_actions() if action != choice)]
+
+
 class GameHeuristicBot:
     """Plays with the heuristic bot of whichever game it is handed (chosen on the first move)."""
 
@@ -32,12 +42,7 @@ class GameHeuristicBot:
 
     def ranked(self, state: GameState[Any]) -> list[Any]:
         """The legal actions best first, where the game's bot can rank them (else its choice first)."""
-        bot = self._for(state)
-        ranked = getattr(bot, "ranked", None)
-        if ranked is not None:
-            return list(ranked(state))
-        choice = bot.choose(state)
-        return [choice, *(action for action in state.legal_actions() if action != choice)]
+        return ranked_by(self._for(state), state)
 
     def _for(self, state: GameState[Any]) -> Any:
         game_name = state.game.name

@@ -495,17 +495,6 @@ class _Ctx:
         return max(0.0, min([self.store_vp(t) for t in self.storage]))
 
 
-def projected_scores(state: GameState[Any]) -> list[float]:
-    """Per seat: VP now plus what the end of the game would add now (goods, silverlings, workers,
-    K15–K26), plus a stored tile's likely placement; a static evaluation for cut rollouts."""
-    s: Any = state
-    return [s.vp[seat] + sum(s.final_breakdown(seat).values()) + STORED_TILE_VP * len(s.storage[seat])
-            for seat in range(s.players)]
-
-
-STORED_TILE_VP = 1.5
-
-
 def _decision(state: GameState[Any]) -> tuple[Any, _Ctx, int | None, int]:
     """The state, the deciding seat's context, the pending decision's kind (``None``: the turn itself)
     and the die being resolved (0 when none)."""
