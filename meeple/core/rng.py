@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import struct
 from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -55,6 +55,43 @@ def _index_bits(count: int) -> tuple[int, ...]:
 
 
 _INDEX_BITS = tuple(_index_bits(count) for count in range(_BATCH + 1))
+
+#: (lanes, 1 in every lane, gamma * (k + 1) in lane k, 2**64 - 1 in every lane, per bit of the bounds
+#: the low words of the lanes whose bound has it, 2**64 minus lane k's Lemire threshold in lane k,
+#: 2**64 in every lane, the unpacker of the high words of the lanes that swap)
+_ShufflePlan = tuple[int, int, int, int, tuple[int, ...], int, int, struct.Struct]
+_SHUFFLE_PLANS: dict[tuple[int, ...], _ShufflePlan] = {}
+_SHUFFLE_PLANS_MAX = 16  # distinct pile tuples kept; games ask with a few fixed ones
+_SHUFFLE_LANES_MAX = 1024  # more draws go the sequential way: the cached constants grow with the lanes
+
+
+def _shuffle_plan(key: tuple[int, ...]) -> _ShufflePlan | None:
+    """Constants for ``shuffle_each``, one lane per draw, cached by ``key``: a list's size, or minus the
+    size of a pile of alike items (0 for no draws), so such piles' draws are checked but not unpacked.
+    ``None`` past ``_SHUFFLE_LANES_MAX`` draws.
+
+    Lane bounds differ (each pile counts down from its size), so ``z * bound`` is summed over the
+    bits of the bounds: one mask per bit instead of one multiplication per pile.
+    """
+    count = sum(abs(size) - 1 for size in key if size > 1 or size < -1)
+    if count > _SHUFFLE_LANES_MAX:
+        return None
+    bounds = [n for size in key for n in range(abs(size), 1, -1)]
+    ones, steps, low, _, carry = _lanes(count)
+    word, empty = b"\xff" * 8 + bytes(8), bytes(16)
+    bits = tuple(
+        int.from_bytes(b"".join(word if n >> b & 1 else empty for n in bounds), "little")
+        for b in range(max(bounds, default=0).bit_length())
+    )
+    # lane k is rejected exactly when its low word is below 2**64 % n: adding 2**64 minus that
+    # threshold carries into bit 64 of the lane exactly when it is accepted
+    accept = int.from_bytes(b"".join(((1 << 64) - (1 << 64) % n).to_bytes(16, "little") for n in bounds), "little")
+    layout = "".join("8xQ" * (size - 1) if size > 1 else f"{16 * (-size - 1)}x" for size in key if abs(size) > 1)
+    plan = (count, ones, steps, low, bits, accept, carry, struct.Struct("<" + layout))
+    if len(_SHUFFLE_PLANS) >= _SHUFFLE_PLANS_MAX:
+        _SHUFFLE_PLANS.clear()
+    _SHUFFLE_PLANS[key] = plan
+    return plan
 
 
 def seed_to_int(seed: int | str | bytes) -> int:
@@ -223,6 +260,56 @@ class Rng:
         """What ``shuffle`` draws for ``size`` items: the partner of each swap, for positions
         ``size - 1`` down to 1 (useful alone where the items are all alike: the same draws, no swaps)."""
         return self._descending(size, size - 1) if size > 1 else []
+
+    def shuffle_each(self, piles: Sequence[MutableSequence[Any] | int]) -> None:
+        """Shuffle several piles one after another: exactly ``shuffle(pile)`` for each list and
+        ``shuffle_indices(n)`` (the draws, nothing to swap) for each int ``n``, the same permutations
+        and final state, but with every draw of every pile computed side by side in one big integer.
+
+        Setting up a game shuffles many piles in a row; one batch for all of them costs about half.
+        """
+        key = tuple([(-pile if pile > 1 else 0) if isinstance(pile, int) else len(pile) for pile in piles])
+        plan = _SHUFFLE_PLANS.get(key) or _shuffle_plan(key)
+        if plan is None:
+            self._shuffle_each_plain(piles)
+            return
+        count, ones, steps, low, bits, accept, carry, unpack = plan
+        if not count:
+            return
+        # SplitMix64 on every lane at once, as in _mixed
+        state = self.state
+        z = (state * ones + steps) & low
+        z = ((z ^ ((z >> 30) & low)) * _MIX1) & low
+        z = ((z ^ ((z >> 27) & low)) * _MIX2) & low
+        z ^= (z >> 31) & low
+        # lane k times its bound, by Horner's rule over the bits of the bounds
+        b = len(bits) - 1
+        product = z & bits[b]
+        while b:
+            b -= 1
+            product = (product << 1) + (z & bits[b])
+        if ((product & low) + accept) & carry != carry:  # a lane rejects (odds n / 2**64 each): the plain way
+            self._shuffle_each_plain(piles)
+            return
+        self.state = (state + count * _GAMMA) & _MASK
+        draws = unpack.unpack(product.to_bytes(count << 4, "little"))
+        start = 0
+        for pile in piles:
+            if not isinstance(pile, int) and len(pile) > 1:
+                i = len(pile)
+                stop = start + i - 1
+                for j in draws[start:stop]:  # a counter and a slice: leaner than zip with a range
+                    i -= 1
+                    pile[i], pile[j] = pile[j], pile[i]
+                start = stop
+
+    def _shuffle_each_plain(self, piles: Sequence[MutableSequence[Any] | int]) -> None:
+        """``shuffle_each`` one pile at a time, the definition it must match."""
+        for pile in piles:
+            if isinstance(pile, int):
+                self.shuffle_indices(pile)
+            else:
+                self.shuffle(pile)
 
     def sample(self, items: Sequence[T], k: int) -> list[T]:
         """``k`` distinct elements in random order."""

@@ -95,3 +95,85 @@ def test_skip_moves_on_like_draws() -> None:
     for _ in range(100):
         slow.next64()
     assert fast.state == slow.state
+
+
+def _reference_shuffle_each(rng: Rng, piles: list[list[int] | int]) -> None:
+    """Fisher–Yates for each pile in turn, one raw output per draw (an int pile only draws)."""
+    for pile in piles:
+        size = pile if isinstance(pile, int) else len(pile)
+        for i in range(size - 1, 0, -1):
+            j = _reference_below(rng, i + 1)
+            if not isinstance(pile, int):
+                pile[i], pile[j] = pile[j], pile[i]
+
+
+_PILE_SIZES = [
+    (),
+    (0,),
+    (1, 1),
+    (2,),
+    (20, 40, 14, 20, 10, 20, 40, 42),  # Burgundy's setup
+    (0, 1, 2, 3, 64, 65),
+    (130, 2, 0, 7),
+    (300,),
+    (5, 700, 700),  # past _SHUFFLE_LANES_MAX: the plain way
+]
+
+
+def _piles(sizes: tuple[int, ...], alike: int) -> list[list[int] | int]:
+    """Lists to shuffle, except an int (a pile of alike items) at none, even, odd or all positions."""
+    return [size if alike == 3 or (alike and k % 2 == alike - 1) else list(range(size)) for k, size in enumerate(sizes)]
+
+
+@pytest.mark.parametrize("sizes", _PILE_SIZES)
+def test_shuffle_each_matches_shuffles_one_by_one(sizes: tuple[int, ...]) -> None:
+    for seed in range(30):
+        for alike in range(4):
+            fast, plain, slow = Rng(seed * 104729 + alike), Rng(seed * 104729 + alike), Rng(seed * 104729 + alike)
+            got, expected, reference = _piles(sizes, alike), _piles(sizes, alike), _piles(sizes, alike)
+            fast.shuffle_each(got)
+            for pile in expected:
+                if isinstance(pile, int):
+                    plain.shuffle_indices(pile)
+                else:
+                    plain.shuffle(pile)
+            _reference_shuffle_each(slow, reference)
+            assert got == expected == reference
+            assert fast.state == plain.state == slow.state
+
+
+def test_shuffle_each_takes_odd_entries_like_shuffle_indices() -> None:
+    fast, plain = Rng(3), Rng(3)
+    pile = list(range(9))
+    fast.shuffle_each([-4, True, pile, 0, [], ["a"]])
+    plain.shuffle_indices(-4)
+    expected = list(range(9))
+    plain.shuffle(expected)
+    assert pile == expected and fast.state == plain.state
+
+
+@pytest.mark.parametrize("lane", [0, 5, 19, 60, 100, 196])
+def test_shuffle_each_redraws_a_rejected_lane_exactly(lane: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the state after lane + 1 steps is 0, whose output is 0: 0 * n has low word 0 < 2**64 % n, so
+    # that draw is rejected whenever its bound n is not a power of two (true for each lane chosen here;
+    # lane 60 is in a pile given as an int)
+    sizes = (20, 40, 14, 20, 10, 20, 40, 42)
+    bounds = [n for size in sizes for n in range(size, 1, -1)]
+    assert bounds[lane] & (bounds[lane] - 1)
+    state = -(lane + 1) * 0x9E3779B97F4A7C15 % 2**64
+    plain_calls: list[int] = []
+    plain = Rng._shuffle_each_plain
+
+    def spy(self: Rng, piles: list[list[int] | int]) -> None:
+        plain_calls.append(1)
+        plain(self, piles)
+
+    monkeypatch.setattr(Rng, "_shuffle_each_plain", spy)
+    fast, slow = Rng.from_state(state), Rng.from_state(state)
+    piles: list[list[int] | int] = [size if k in (2, 4, 5) else list(range(size)) for k, size in enumerate(sizes)]
+    reference: list[list[int] | int] = [size if k in (2, 4, 5) else list(range(size)) for k, size in enumerate(sizes)]
+    fast.shuffle_each(piles)
+    _reference_shuffle_each(slow, reference)
+    assert plain_calls == [1]  # the batch saw the rejection and went the plain way
+    assert piles == reference and fast.state == slow.state
+    assert fast.state != (state + len(bounds) * 0x9E3779B97F4A7C15) % 2**64  # one draw more than lanes

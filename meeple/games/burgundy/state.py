@@ -92,7 +92,7 @@ PENDING_NAMES = (
     "start_castle",
 )
 #: compact log entries, ``(code, values...)``: the frequent events, stored as tuples (see ``log``)
-E_DIE, E_PASS, E_TAKE, E_DISCARD, E_WORKERS, E_SELL, E_BUY, E_ROUND, E_SKIP, E_PLACE = range(10)
+E_DIE, E_PASS, E_TAKE, E_DISCARD, E_WORKERS, E_SELL, E_BUY, E_ROUND, E_SKIP, E_PLACE, E_PHASE = range(11)
 #: per code: the event name and the keys of the values that follow it
 _EVENT_FIELDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("die", ("seat", "value")),
@@ -105,6 +105,7 @@ _EVENT_FIELDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("round", ("phase", "round", "order", "dice", "white", "goods")),
     ("skip", ("seat", "effect")),
     ("place", ("seat", "tile", "space", "by", "workers")),  # then (key, value) pairs of what it scored
+    ("phase", ("phase", "fill", "goods")),
 )
 
 
@@ -112,7 +113,18 @@ def _event_dict(entry: tuple[Any, ...]) -> dict[str, Any]:
     """A compact log entry as the dict the log shows and saves."""
     name, keys = _EVENT_FIELDS[entry[0]]
     event = {"event": name}
-    if entry[0] == E_PLACE:
+    if entry[0] == E_ROUND:  # (E_ROUND, phase, round index, order, the round's dice, goods)
+        _, phase, index, order, rolls, goods = entry
+        dice = [[0, 0] for _ in order]
+        for i, seat in enumerate(order):
+            dice[seat] = [rolls[2 * i], rolls[2 * i + 1]]
+        event.update(phase=PHASE_LETTERS[phase], round=index + 1, order=list(order), dice=dice, white=rolls[-1],
+                     goods=goods)
+    elif entry[0] == E_PHASE:  # (E_PHASE, phase, the tiles laid on each depot, the phase's goods)
+        _, phase, fills, goods = entry
+        event.update(phase=PHASE_LETTERS[phase], fill={str(d): [TILE_NAMES[t] for t in tiles]
+                                                      for d, tiles in enumerate(fills)}, goods=list(goods))
+    elif entry[0] == E_PLACE:
         event.update(zip(keys, entry[1:-1], strict=True))
         event.update(entry[-1])
     else:
@@ -266,7 +278,7 @@ class BurgundyState(GameState[BAction]):
     _legal: tuple[BAction, ...] | None  # cached legal actions; immutable so clones may share it
     #: the dice of the rounds to come, drawn at once: (the generator state this round starts from, the
     #: dice, where this round's start in them); derived from the generator alone and immutable, so
-    #: clones may share it (see ``_round_dice``)
+    #: clones may share it (see ``_dice_to_come``)
     _dice_ahead: tuple[int, tuple[int, ...], int] | None
 
     # --- setup --------------------------------------------------------------------------------------
@@ -282,20 +294,16 @@ class BurgundyState(GameState[BAction]):
         self.private_log = [[] for _ in range(n)]
         self.is_over = False
         self.final = None
-        # hex piles: one white pile per colour, one black pile (reference §3.1)
+        # hex piles: one white pile per colour, one black pile (reference §3.1); goods: 5 stacks of 5,
+        # 3 per player, the rest to the box. Shuffled in this order, in one batch; piles of one tile
+        # kind (ships, mines, castles) take the same draws with nothing to swap.
         self.piles = piles = list(map(list, _WHITE_PILES))
         self.black_pile = list(_BLACK_PILE)
-        for pile, uniform in zip(piles, _UNIFORM_PILES, strict=True):
-            if uniform:  # ships, mines, castles: the same draws, nothing to swap
-                rng.shuffle_indices(len(pile))
-            else:
-                rng.shuffle(pile)
-        rng.shuffle(self.black_pile)
+        goods = list(_GOODS)
+        white: list[list[int] | int] = [len(p) if alike else p for p, alike in zip(piles, _UNIFORM_PILES, strict=True)]
+        rng.shuffle_each([*white, self.black_pile, goods])
         del piles[C][:n]  # the start castles come from the white castle pile (all alike)
         self.start_castles = n
-        # goods: 5 stacks of 5, 3 per player, the rest to the box
-        goods = list(_GOODS)
-        rng.shuffle(goods)
         self.stacks = [goods[5 * i : 5 * i + 5] for i in range(PHASES)]
         rest = goods[25:]
         # turn order: a random start player, then clockwise (D27)
@@ -416,84 +424,87 @@ class BurgundyState(GameState[BAction]):
         removed = self.removed
         depots = self.depots
         dactions = self.dactions
-        filled: dict[str, list[str]] = {}
+        fills = []
         for d, plan in enumerate(_FILL_PLAN[self.players][phase]):
             slots = depots[d]
-            if slots.count(EMPTY) < len(slots):
-                for i, tile in enumerate(slots):  # clear every space, unless it keeps its tile
-                    if tile != EMPTY and not kept[tile]:
-                        removed.append(tile)
-                        slots[i] = EMPTY
-            names = []
-            for i, p in plan:  # refill the empty spaces in use
-                if slots[i] == EMPTY:
-                    pile = piles[p]
-                    if pile:
-                        slots[i] = tile = pile.pop()
-                        names.append(TILE_NAMES[tile])
-            filled[_DEPOT_KEYS[d]] = names
+            placed = []
+            for i, p in plan:  # clear each space in use (unless it keeps its tile) and refill it
+                tile = slots[i]
+                if tile != EMPTY:
+                    if kept[tile]:
+                        continue
+                    removed.append(tile)
+                pile = piles[p]
+                if pile:
+                    slots[i] = tile = pile.pop()
+                    placed.append(tile)
+                else:
+                    slots[i] = EMPTY
+            fills.append(placed)
             row = _DEPOT_ROW[d]  # as _refresh_depot
             dactions[d] = tuple([row[t] for t in sorted(set(slots)) if t != EMPTY])
-        self.round_goods = self.stacks[phase]
+        goods = self.round_goods = self.stacks[phase]
         self.stacks[phase] = []
-        self._log.append({"event": "phase", "phase": PHASE_LETTERS[phase], "fill": filled,
-                          "goods": list(self.round_goods)})
+        self._log.append((E_PHASE, phase, fills, tuple(goods)))
 
     def _start_round(self) -> None:
-        n = self.players
         pos, arr = self.track_pos, self.track_arrival
         known = self._track_order
         if known is not None and known[0] == pos and known[1] == arr:  # no ship moved since: the same order
-            order = self.order = known[2].copy()
+            order = known[2]
         else:  # furthest on the track first, then the later arrival
-            order = self.order = sorted(range(n), key=lambda s: (-pos[s], -arr[s]))
-            self._track_order = (pos.copy(), arr.copy(), order.copy())
-        rolls = self._round_dice()  # two dice per seat in turn order, then the white die
+            order = sorted(range(self.players), key=lambda s: (-pos[s], -arr[s]))
+            self._track_order = (pos.copy(), arr.copy(), order)
+        self.order = order  # never changed in place: rounds, clones and the log may share it
+        # this round's dice, exactly rng.dice(2 * players + 1): two per seat in turn order, then white
+        rng = self.rng
+        count = len(order) * 2 + 1
+        ahead = self._dice_ahead
+        if ahead is not None and ahead[0] == rng.state:
+            values, at = ahead[1], ahead[2]
+            rng.skip(count)
+        else:
+            values, at = self._dice_to_come(count)
+        end = at + count
+        self._dice_ahead = (rng.state, values, end) if end < len(values) else None
         dice = self.dice
-        i = 0
+        i = at
         for seat in order:
-            dice[seat] = [rolls[i], rolls[i + 1]]
+            dice[seat] = [values[i], values[i + 1]]
             i += 2
-        white = self.white = rolls[i]
+        white = self.white = values[i]
         index = self.round
         g = self.round_goods[index]
         self.round_goods[index] = EMPTY
         self.depot_goods[white][g] += 1
-        self._log.append((E_ROUND, PHASE_LETTERS[self.phase], index + 1, order.copy(), list(map(list, dice)),
-                          white, g))
+        self._log.append((E_ROUND, self.phase, index, order, values[at:end], g))
         self.turn_index = 0  # the first seat's turn: its two dice, no purchase yet
-        self._seat = order[0]
-        self.dice_left = dice[order[0]].copy()
+        self._seat = seat = order[0]
+        self.dice_left = dice[seat].copy()
         self.bought = False
 
-    def _round_dice(self) -> tuple[int, ...]:
-        """This round's dice, exactly ``rng.dice(2 * players + 1)``: two per seat in turn order, then
-        the white die.
+    def _dice_to_come(self, count: int) -> tuple[tuple[int, ...], int]:
+        """The dice of this round and all rounds to come (``count`` a round) and where this round's
+        start in them; leaves the generator after this round's dice, as ``rng.dice(count)`` would.
 
-        The dice of all rounds left are drawn at the first one (a die costs half as much in a big
-        batch) and used while the generator is still where they start: a clone, a loaded state or a
-        determinization with another generator simply draws anew.
+        They are drawn at once (a die costs half as much in a big batch) and used while the
+        generator is still where they start: a clone, a loaded state or a determinization with
+        another generator simply draws anew. A rejected draw (odds below 2**-61) means the dice are
+        not one draw each: then only this round's are drawn.
         """
         rng = self.rng
-        count = 2 * self.players + 1
-        ahead = self._dice_ahead
-        if ahead is None or ahead[0] != rng.state:
-            start = rng.state
-            total = count * ((PHASES - self.phase) * ROUNDS - self.round)
-            values = tuple(rng.dice(total))
-            end = rng.state
+        start = rng.state
+        total = count * ((PHASES - self.phase) * ROUNDS - self.round)
+        values = tuple(rng.dice(total))
+        end = rng.state
+        rng.state = start
+        rng.skip(total)
+        if total >= count and rng.state == end:
             rng.state = start
-            rng.skip(total)
-            if rng.state != end or total < count:  # a draw was rejected: dice are not one draw each
-                rng.state = start
-                return tuple(rng.dice(count))
-            rng.state = start
-            ahead = (start, values, 0)
-        _, values, at = ahead
-        rng.skip(count)
-        at += count
-        self._dice_ahead = (rng.state, values, at) if at < len(values) else None
-        return values[at - count : at]
+            rng.skip(count)
+            return values, 0
+        rng.state = start
+        return tuple(rng.dice(count)), 0
 
     def _end_round(self) -> None:
         self.round += 1
@@ -1290,6 +1301,10 @@ class BurgundyState(GameState[BAction]):
             _check_pending(p, n)
         depots = _list(body["depots"], 7)
         self.depots = [_tiles(d, BLACK_DEPOT_SPACES if i == 0 else 4, nullable=True) for i, d in enumerate(depots)]
+        for d, plan in enumerate(_FILL_PLAN[n][0]):  # the spaces in use are the same in every phase
+            in_use = {i for i, _ in plan}
+            if any(t != EMPTY for i, t in enumerate(self.depots[d]) if i not in in_use):
+                raise InvalidState(f"depot {d} holds a tile on a space not used with {n} players")
         self.depot_goods = [[0] * 7] + [[0, *_ints(g, 6, 0, GOODS_TOTAL)] for g in _list(body["depot_goods"], 6)]
         self.round_goods = _ints(body["round_goods"], None, EMPTY, 6)
         self.white = _int(body["white"], 0, 6)
