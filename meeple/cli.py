@@ -256,6 +256,10 @@ def serve(
              "user data directory.")] = None,
     bot_delay: Annotated[float | None, typer.Option(
         help="Seconds a bot waits before moving, so people can follow (env MEEPLE_BOT_DELAY; default 0.8).")] = None,
+    allowed_origin: Annotated[list[str] | None, typer.Option(
+        "--allowed-origin",
+        help="Another origin whose pages may play here, e.g. https://games.example.org behind a proxy that "
+             "rewrites Host (repeatable; env MEEPLE_ALLOWED_ORIGINS, comma-separated).")] = None,
 ) -> None:
     """Serve the web platform: lobby, tables, bots, replays (migrations are applied at start)."""
     import uvicorn
@@ -263,7 +267,10 @@ def serve(
     from meeple.server.app import create_app
     from meeple.server.config import Settings
 
-    settings = Settings.from_env(database_url=database_url, bot_delay=bot_delay)
+    try:
+        settings = Settings.from_env(database_url=database_url, bot_delay=bot_delay, allowed_origins=allowed_origin)
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
     console.print(f"meeple serving on [bold]http://{host}:{port}[/] — database {_safe_url(settings.database_url)}")
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info")
 

@@ -10,6 +10,12 @@ after every change, each client only its own seat's ``view``; the client sends
 ``{"type": "act", "action": "<notation>", "version": <n>}`` (``version`` is the one it was shown, so
 a stale move is refused) or ``{"type": "ping"}``; anything wrong is answered with
 ``{"type": "error", "code": ..., "message": ...}`` and changes nothing.
+
+Cookies are SameSite=Lax, which still lets a page on another origin of the same site (another port,
+another subdomain) send them, and browsers apply no CORS to WebSocket handshakes. So ``OriginGuard``
+refuses browser requests whose ``Origin`` is neither this server's own nor allow-listed
+(``Settings.allowed_origins``): every WebSocket and every HTTP request other than GET/HEAD/OPTIONS.
+Requests without ``Origin`` (curl, scripts, the CLI) are not browsers driven by a foreign page, and pass.
 """
 
 from __future__ import annotations
@@ -25,12 +31,14 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from meeple.bots import BOT_KINDS
 from meeple.core.contract import JSON
 from meeple.core.registry import game_names, load_game
 from meeple.server.auth import hash_password, new_token, token_hash, verify_password
-from meeple.server.config import Settings
+from meeple.server.config import Settings, normalize_origin
 from meeple.server.db import make_engine, make_sessionmaker, migrate
 from meeple.server.i18n import LANGUAGES, load_messages
 from meeple.server.models import Account, LoginSession
@@ -47,6 +55,58 @@ def seat_cookie(table_id: str) -> str:
 
 def host_cookie(table_id: str) -> str:
     return f"meeple_host_{table_id}"
+
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+FORBIDDEN_ORIGIN_CLOSE = 4403
+HTTP_SCHEME_OF = {"http": "http", "https": "https", "ws": "http", "wss": "https"}
+
+
+def own_origin(scope: Scope) -> str | None:
+    """This server's origin as the request reached it: its scheme (``ws`` counts as ``http``; behind a
+    TLS proxy uvicorn takes it from ``X-Forwarded-Proto``) and its ``Host`` header."""
+    host = Headers(scope=scope).get("host")
+    scheme = HTTP_SCHEME_OF.get(str(scope.get("scheme", "http")))
+    if not host or scheme is None:
+        return None
+    return normalize_origin(f"{scheme}://{host}")
+
+
+def origin_allowed(scope: Scope, allowed: frozenset[str]) -> bool:
+    """No ``Origin`` (not a browser page), our own origin, or an allow-listed one; ``null`` and
+    anything unreadable are foreign."""
+    origins = Headers(scope=scope).getlist("origin")
+    if not origins:
+        return True
+    if len(origins) > 1:
+        return False
+    origin = normalize_origin(origins[0])
+    return origin is not None and (origin == own_origin(scope) or origin in allowed)
+
+
+class OriginGuard:
+    """Refuses foreign-origin browser requests before any route reads a cookie (CSRF and cross-site
+    WebSocket hijacking): a 403 ``forbidden_origin`` refusal for state-changing HTTP methods; for a
+    WebSocket, the same error message then close code 4403."""
+
+    def __init__(self, app: ASGIApp, allowed_origins: tuple[str, ...] = ()) -> None:
+        self.app = app
+        self.allowed = frozenset(allowed_origins)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        guarded = scope["type"] == "websocket" or (scope["type"] == "http" and scope["method"] not in SAFE_METHODS)
+        if not guarded or origin_allowed(scope, self.allowed):
+            await self.app(scope, receive, send)
+            return
+        refusal = Refused("forbidden_origin", "this server only accepts changes from its own pages "
+                          "(or origins allowed by MEEPLE_ALLOWED_ORIGINS)", 403)
+        if scope["type"] == "websocket":
+            websocket = WebSocket(scope, receive, send)
+            await websocket.accept()
+            await websocket.send_json(refusal.to_json())
+            await websocket.close(code=FORBIDDEN_ORIGIN_CLOSE)
+        else:
+            await JSONResponse(refusal.to_json(), status_code=refusal.status)(scope, receive, send)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -69,6 +129,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="meeple", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json")
     app.state.service = service
     app.state.settings = settings
+    app.add_middleware(OriginGuard, allowed_origins=settings.allowed_origins)
 
     @app.exception_handler(Refused)
     async def refused_handler(_request: Request, refusal: Refused) -> JSONResponse:

@@ -1,12 +1,16 @@
-"""Server settings: where the database is and how long bots pause before moving."""
+"""Server settings: where the database is, how long bots pause before moving, which other origins
+may drive the server from a browser."""
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 DEFAULT_BOT_DELAY = 0.8
+DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 def user_data_dir() -> Path:
@@ -25,16 +29,72 @@ def default_database_url() -> str:
     return f"sqlite:///{user_data_dir() / 'meeple.sqlite3'}"
 
 
+def normalize_origin(text: str) -> str | None:
+    """``text`` as one canonical ``scheme://host[:port]`` (lower case, no default port, no trailing
+    slash), so an ``Origin`` header and a configured origin compare equal however they are spelled;
+    ``None`` for anything that is not an http(s) origin, such as the ``null`` origin of sandboxed or
+    file pages, which must never match."""
+    text = text.strip()
+    if text.endswith("/"):
+        text = text[:-1]
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError:  # a port that is not a number, an unbalanced IPv6 bracket
+        return None
+    scheme, host = parts.scheme.lower(), parts.hostname
+    if (scheme not in DEFAULT_PORTS or not host or parts.path or "@" in parts.netloc or text.endswith(":")
+            or any(char in text for char in "?#\\ \t")):
+        return None
+    if ":" in host:  # IPv6 literal: urlsplit drops the brackets
+        host = f"[{host}]"
+    if port is None or port == DEFAULT_PORTS[scheme]:
+        return f"{scheme}://{host}"
+    return f"{scheme}://{host}:{port}"
+
+
+def parse_origins(origins: Iterable[str], source: str = "allowed origins") -> tuple[str, ...]:
+    """Normalised origins (empty entries skipped); a mistyped one is an error at start-up rather than
+    an allow-list that silently lets nobody in."""
+    parsed: list[str] = []
+    for origin in origins:
+        if not origin.strip():
+            continue
+        normal = normalize_origin(origin)
+        if normal is None:
+            raise ValueError(f"{source}: {origin!r} is not an origin like https://games.example.org")
+        if normal not in parsed:
+            parsed.append(normal)
+    return tuple(parsed)
+
+
 @dataclass(frozen=True)
 class Settings:
-    """What ``create_app`` needs; ``from_env`` reads ``MEEPLE_DATABASE_URL`` and ``MEEPLE_BOT_DELAY``."""
+    """What ``create_app`` needs; ``from_env`` reads ``MEEPLE_DATABASE_URL``, ``MEEPLE_BOT_DELAY`` and
+    ``MEEPLE_ALLOWED_ORIGINS``.
+
+    ``allowed_origins``: origins besides the server's own whose pages may change things (POST, ...) or
+    open table WebSockets, e.g. the public origin of a reverse proxy that rewrites ``Host``.
+    """
 
     database_url: str
     bot_delay: float = DEFAULT_BOT_DELAY
+    allowed_origins: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "allowed_origins", parse_origins(self.allowed_origins))
 
     @classmethod
-    def from_env(cls, database_url: str | None = None, bot_delay: float | None = None) -> Settings:
+    def from_env(cls, database_url: str | None = None, bot_delay: float | None = None,
+                 allowed_origins: Iterable[str] | None = None) -> Settings:
+        """Explicit arguments (the command's flags) win over the environment."""
         if bot_delay is None:
             text = os.environ.get("MEEPLE_BOT_DELAY")
             bot_delay = float(text) if text else DEFAULT_BOT_DELAY
-        return cls(database_url=database_url or default_database_url(), bot_delay=max(0.0, bot_delay))
+        if allowed_origins is None:
+            allowed = parse_origins(os.environ.get("MEEPLE_ALLOWED_ORIGINS", "").split(","),
+                                    "MEEPLE_ALLOWED_ORIGINS")
+        else:
+            allowed = parse_origins(allowed_origins, "--allowed-origin")
+        return cls(database_url=database_url or default_database_url(), bot_delay=max(0.0, bot_delay),
+                   allowed_origins=allowed)
