@@ -441,8 +441,7 @@ class BurgundyState(GameState[BAction]):
                 else:
                     slots[i] = EMPTY
             fills.append(placed)
-            row = _DEPOT_ROW[d]  # as _refresh_depot
-            dactions[d] = tuple([row[t] for t in sorted(set(slots)) if t != EMPTY])
+            dactions[d] = _depot_actions(_DEPOT_ROW[d], slots)
         goods = self.round_goods = self.stacks[phase]
         self.stacks[phase] = []
         self._log.append((E_PHASE, phase, fills, tuple(goods)))
@@ -741,8 +740,7 @@ class BurgundyState(GameState[BAction]):
 
     def _refresh_depot(self, d: int) -> None:
         """Keep the actions on a depot's sorted distinct tiles ready for legal_actions."""
-        row = _DEPOT_ROW[d]
-        self.dactions[d] = tuple([row[t] for t in sorted(set(self.depots[d])) if t != EMPTY])
+        self.dactions[d] = _depot_actions(_DEPOT_ROW[d], self.depots[d])
 
     def _remove_from_depot(self, d: int, tile: int) -> None:
         slots = self.depots[d]
@@ -1571,6 +1569,21 @@ def _distinct(tiles: list[int]) -> Sequence[int]:
     return tiles if len(tiles) < 2 else sorted(set(tiles))
 
 
+def _depot_actions(row: Sequence[BAction], slots: list[int]) -> tuple[BAction, ...]:
+    """The actions ``row[t]`` on a depot's distinct tiles ``t`` in increasing order.
+
+    Empty spaces (-1) sort first; a loop over the sorted slots costs less than a set, its sort and
+    a filter, and every depot is rebuilt at each phase start.
+    """
+    out = []
+    last = EMPTY
+    for tile in sorted(slots):
+        if tile != last:
+            out.append(row[tile])
+            last = tile
+    return tuple(out)
+
+
 def _discards(storage: list[int]) -> tuple[BAction, ...]:
     """The discards from a storage: its distinct tiles in increasing order (a full storage of three
     through the sorting network of ``_distinct``, straight to actions)."""
@@ -1619,7 +1632,6 @@ _NOT_KEPT = (False,) * TILE_KINDS
 _KINDS = range(1, GOODS_KINDS + 1)  # the goods kinds (index 0 of a goods row is unused)
 #: 1 << the tile's type
 _TYPE_BIT: tuple[int, ...] = tuple(1 << TILE_TYPE[t] for t in range(TILE_KINDS))
-_DEPOT_KEYS = tuple(str(d) for d in range(7))
 #: per depot, the action on each tile kind there: the purchase for 2 silverlings, or the take
 _DEPOT_ROW = (act.BUY_ACTIONS[0][0], *act.TAKE_ACTIONS[1:])
 
