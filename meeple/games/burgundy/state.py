@@ -113,13 +113,13 @@ def _event_dict(entry: tuple[Any, ...]) -> dict[str, Any]:
     """A compact log entry as the dict the log shows and saves."""
     name, keys = _EVENT_FIELDS[entry[0]]
     event = {"event": name}
-    if entry[0] == E_ROUND:  # (E_ROUND, phase, round index, order, the round's dice, goods)
-        _, phase, index, order, rolls, goods = entry
+    if entry[0] == E_ROUND:  # (E_ROUND, phase, round index, order, dice drawn, where the round's start, goods)
+        _, phase, index, order, rolls, at, goods = entry
         dice = [[0, 0] for _ in order]
         for i, seat in enumerate(order):
-            dice[seat] = [rolls[2 * i], rolls[2 * i + 1]]
-        event.update(phase=PHASE_LETTERS[phase], round=index + 1, order=list(order), dice=dice, white=rolls[-1],
-                     goods=goods)
+            dice[seat] = [rolls[at + 2 * i], rolls[at + 2 * i + 1]]
+        event.update(phase=PHASE_LETTERS[phase], round=index + 1, order=list(order), dice=dice,
+                     white=rolls[at + 2 * len(order)], goods=goods)
     elif entry[0] == E_PHASE:  # (E_PHASE, phase, the tiles laid on each depot, the phase's goods)
         _, phase, fills, goods = entry
         event.update(phase=PHASE_LETTERS[phase], fill={str(d): [TILE_NAMES[t] for t in tiles]
@@ -476,7 +476,7 @@ class BurgundyState(GameState[BAction]):
         g = self.round_goods[index]
         self.round_goods[index] = EMPTY
         self.depot_goods[white][g] += 1
-        self._log.append((E_ROUND, self.phase, index, order, values[at:end], g))
+        self._log.append((E_ROUND, self.phase, index, order, values, at, g))
         self.turn_index = 0  # the first seat's turn: its two dice, no purchase yet
         self._seat = seat = order[0]
         self.dice_left = dice[seat].copy()
