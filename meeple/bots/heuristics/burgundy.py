@@ -632,7 +632,7 @@ class HeuristicBot:
             others.remove(r)
         ctx.other_dice = tuple(others)
         best = float("-inf")
-        for follow in state._die_actions(state.order[state.turn_index], r):
+        for follow in state.die_actions(state.order[state.turn_index], r):
             kind = follow.kind
             if kind in _DIE_KINDS:
                 value = self._action_vp(ctx, kind, follow.a, follow.b, r)

@@ -759,6 +759,11 @@ class BurgundyState(GameState[BAction]):
             return (need + 1) >> 1
         return need
 
+    def die_actions(self, seat: int, value: int) -> tuple[BAction, ...]:
+        """What ``seat`` could do now with a die showing ``value``: exactly the legal actions after it
+        chose that die (bots weigh each die by them without cloning the state)."""
+        return self._die_actions(seat, value)
+
     def _die_actions(self, seat: int, r: int) -> tuple[BAction, ...]:
         """A die's actions: values within reach of the workers (and free ±1) of ``r`` (§3.5, §3.6).
 

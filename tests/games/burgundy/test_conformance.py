@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Any
 
@@ -9,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from meeple import load_game
 from meeple.core.contract import GameState
 from meeple.games.burgundy.data import DEPOT_SPACES, GOODS_PER_KIND, TILE_COUNTS, TILE_TYPE, C, M
 from meeple.games.burgundy.state import EMPTY, BurgundyState
@@ -116,3 +118,24 @@ def test_burgundy_holds_the_contract(players: int, seed: int) -> None:
 def test_burgundy_options_hold_the_contract(options: dict[str, Any], seed: int, players: int) -> None:
     play_and_check("burgundy", players, seed, options=options, invariants=Invariants(), view_check=view_check,
                    determinize_check=determinize_check, deep_every=41)
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32), players=st.integers(min_value=2, max_value=4))
+def test_die_actions_are_what_choosing_the_die_makes_legal(seed: int, players: int) -> None:
+    """``die_actions`` (what bots weigh a die by) lists exactly the legal actions after ``die:<value>``,
+    at every turn of a random game, for each die the seat still has."""
+    chooser = random.Random(seed)
+    state = load_game("burgundy").new_game(players=players, seed=seed)
+    checked = 0
+    while not state.is_over:
+        dice = [a for a in state.legal_actions() if a.text.startswith("die:")]
+        for die in dice:
+            after = state.clone()
+            after.apply(die)
+            seat = state.current_player
+            assert seat is not None
+            assert state.die_actions(seat, die.a) == after.legal_actions()
+            checked += 1
+        state.apply(chooser.choice(state.legal_actions()))
+    assert checked >= 25 * players * 2  # both dice of every seat in every round, at least
