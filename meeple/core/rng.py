@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Callable, Iterable, MutableSequence, Sequence
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -94,6 +94,83 @@ def _shuffle_plan(key: tuple[int, ...]) -> _ShufflePlan | None:
     return plan
 
 
+#: what ``_dice_plan`` returns, in the order ``dice`` unpacks it
+_DicePlan = tuple[
+    int,  # 1 in each of the first few lanes, which one multiplication fills with the state
+    tuple[int, ...],  # the shifts that copy the filled lanes onto the next ones until all are filled
+    int,  # gamma * (i + 1) in the lane that computes die i
+    int,  # 2**64 - 1 in every lane
+    int,  # 2**64 minus the Lemire threshold in every lane
+    int,  # 2**64 in every lane
+    int,  # the first fold: its kept high words,
+    int,  # its shift,
+    int,  # its moved low words
+    tuple[tuple[int, int], ...],  # the further folds' kept bits and shift
+    int,  # bytes of the folded dice
+    Callable[[bytes], Iterable[int]],  # their reader
+]
+_DICE_PLANS: dict[tuple[int, int], _DicePlan] = {}
+_DICE_PLANS_MAX = 128  # distinct (count, sides) kept; a game asks with a few dozen counts at most
+_DICE_LANES_MAX = 256  # dice in one batch; more are rolled batch by batch
+_DICE_FILL_LANES = 8  # lanes the multiplication fills at most; shifts copy them to the rest
+_DICE_FOLD_MIN = 512  # bits: folding a smaller integer costs more than it saves in ``to_bytes``
+_WORD = {16: "H", 32: "I", 64: "Q"}  # struct's unsigned integers by width
+
+
+def _dice_plan(count: int, sides: int) -> _DicePlan:
+    """Constants for ``dice(count, sides)`` (1 <= count) in one batch, cached: building them costs as
+    much as a few calls, and a game rolls the same few counts again and again.
+
+    Each step of the batch costs about as much per digit (and a big integer's allocation), so the
+    plan avoids digits: the state fills a few lanes by multiplication and the rest by shifts, and the
+    dice (one per 128-bit lane, mostly zero bits) are folded together before ``to_bytes``, which costs
+    per byte: the upper half of the lanes shifted onto the lower half's spent low words, then each
+    word halved the same way while the dice fit. Any lane may compute any output, so each lane
+    computes the die that its place in the folded bytes must hold, and the bytes read in order.
+    """
+    ones, _, low, _, carry = _lanes(count)
+    filled = count
+    doublings: list[int] = []
+    while filled > _DICE_FILL_LANES:
+        filled = (filled + 1) // 2
+        doublings.insert(0, 128 * filled)  # may fill a few lanes past count: masked off at once
+    # lane k is rejected exactly when its low word is below 2**64 % sides: adding 2**64 minus that
+    # threshold carries into bit 64 of the lane (adding 1 to the die) exactly when it is accepted
+    accept = ones * ((1 << 64) - (1 << 64) % sides)
+    # first fold: lane half + j's die (its high word) to lane j's low word, for j < count - half; for
+    # an odd count the last one lands past the lower half, so every 64-bit word holds a die
+    half = count // 2
+    keep = int.from_bytes((bytes(8) + b"\xff" * 8) * half, "little")
+    move = int.from_bytes((b"\xff" * 8 + bytes(8)) * (count - half), "little")
+    slots: list[int | None] = []  # the lane whose die each word holds; None (empty) only ever last
+    for j in range(count - half):
+        slots += [half + j, j] if j < half else [half + j]
+    width = 64
+    folds: list[tuple[int, int]] = []
+    # then halve the words while the dice fit in half a word: word i's die stays in the low half of
+    # word i, word h + i's moves to its high half
+    while width > 8 and sides < 1 << (width // 2) and len(slots) * width > _DICE_FOLD_MIN:
+        width //= 2
+        h = (len(slots) + 1) // 2
+        shift = (2 * h - 1) * width
+        folds.append(((1 << shift) - 1, shift))
+        slots = [lane for i in range(h) for lane in (slots[i], slots[h + i] if h + i < len(slots) else None)]
+    place = [0] * count
+    for i, lane in enumerate(slots):
+        if lane is not None:
+            place[lane] = i
+    steps = int.from_bytes(b"".join(((i + 1) * _GAMMA).to_bytes(16, "little") for i in place), "little")
+    read: Callable[[bytes], Iterable[int]] = bytes if width == 8 else struct.Struct(f"<{count}{_WORD[width]}").unpack
+    plan = (
+        _lanes(filled)[0], tuple(doublings), steps, low, accept, carry,
+        keep, 128 * half + 64, move, tuple(folds), count * width // 8, read,
+    )  # fmt: skip
+    if len(_DICE_PLANS) >= _DICE_PLANS_MAX:
+        _DICE_PLANS.clear()
+    _DICE_PLANS[count, sides] = plan
+    return plan
+
+
 def seed_to_int(seed: int | str | bytes) -> int:
     """Turn any seed into a 64-bit integer; strings and bytes are hashed so nearby seeds differ."""
     if isinstance(seed, bool):
@@ -159,9 +236,9 @@ class Rng:
         return out
 
     def randbelow(self, n: int) -> int:
-        """A uniform integer in ``[0, n)``."""
-        if n <= 0:
-            raise ValueError("randbelow needs a positive bound")
+        """A uniform integer in ``[0, n)``, for ``n`` up to 2**64 (one 64-bit output per draw)."""
+        if not 0 < n <= 1 << 64:
+            raise ValueError(f"randbelow needs a bound from 1 to 2**64, not {n}")
         while True:
             product = self.next64() * n
             low = product & _MASK
@@ -173,8 +250,8 @@ class Rng:
         """``[randbelow(n) for n in bounds]`` (the same values and final state) from one ``outputs`` call."""
         if not bounds:
             return []
-        if min(bounds) <= 0:
-            raise ValueError("randbelow needs a positive bound")
+        if min(bounds) <= 0 or max(bounds) > 1 << 64:
+            raise ValueError("randbelow needs bounds from 1 to 2**64")
         start = self.state
         products = list(map(int.__mul__, self.outputs(len(bounds)), bounds))
         # Lemire's rejection needs (product mod 2**64) < 2**64 % n, which is below n: test that first
@@ -210,22 +287,42 @@ class Rng:
         return out
 
     def dice(self, count: int, sides: int = 6) -> list[int]:
-        """``count`` rolls of a die, exactly ``[randint(1, sides) for _ in range(count)]``."""
+        """``count`` rolls of a die, exactly ``[randint(1, sides) for _ in range(count)]``.
+
+        Burgundy rolls a whole game's dice at once, so they come from one batch: cached constants
+        per count (see ``_dice_plan``), Lemire's check done on the big integer, only dice unpacked.
+        """
         if not 0 < sides < 1 << 64:
             return [v + 1 for v in self.below_each([sides] * count)]
-        start = self.state
-        out: list[int] = []
-        while len(out) < count:
-            batch = min(count - len(out), _BATCH)
-            lanes = _LANES[batch]
-            # one multiplication scales every lane and one addition adds 1 to each lane's high word,
-            # so each lane unpacks as (the low word Lemire checks, the die)
-            words = lanes[3].unpack((self._mixed(batch) * sides + lanes[4]).to_bytes(batch << 4, "little"))
-            if min(words[::2]) < sides:  # a rejection is possible (odds below sides / 2**64): redo exactly
-                self.state = start
-                return [v + 1 for v in self.below_each([sides] * count)]
-            out += words[1::2]
-        return out
+        if count > _DICE_LANES_MAX:  # rolls in a row are one roll each: batch by batch is the same
+            out: list[int] = []
+            while count > _DICE_LANES_MAX:
+                out += self.dice(_DICE_LANES_MAX, sides)
+                count -= _DICE_LANES_MAX
+            return out + self.dice(count, sides)
+        if count <= 0:
+            return []
+        plan = _DICE_PLANS.get((count, sides)) or _dice_plan(count, sides)
+        fill, doublings, steps, low, accept, carry, keep, shift, move, folds, size, read = plan
+        # SplitMix64 on every lane at once, as in _mixed
+        state = self.state
+        z = state * fill
+        for filled in doublings:
+            z |= z << filled
+        z = (z + steps) & low  # the lane of die i: the state after i + 1 steps
+        z = ((z ^ ((z >> 30) & low)) * _MIX1) & low
+        z = ((z ^ ((z >> 27) & low)) * _MIX2) & low
+        product = (z ^ ((z >> 31) & low)) * sides
+        # an accepted lane's low word carries into its high word, which becomes the die; a carry
+        # always flips bit 64 of the lane, so a lane without that flip was rejected
+        rolled = product + accept
+        if (rolled ^ product) & carry != carry:  # odds below sides / 2**64 a die: redo one by one
+            return [v + 1 for v in self.below_each([sides] * count)]
+        self.state = (state + count * _GAMMA) & _MASK
+        rolled = (rolled & keep) | ((rolled >> shift) & move)
+        for keep, shift in folds:
+            rolled = (rolled & keep) | (rolled >> shift)
+        return [*read(rolled.to_bytes(size, "little"))]
 
     def skip(self, count: int) -> None:
         """Move on as if ``count`` outputs had been drawn (the state is a counter)."""

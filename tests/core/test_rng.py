@@ -49,6 +49,7 @@ def test_string_seeds_and_random_sources_are_accepted() -> None:
     assert isinstance(as_rng(random.Random(3)), Rng)
     assert as_rng(5).state == Rng(5).state
 
+
 def _reference_below(rng: Rng, n: int) -> int:
     """Lemire's method one raw output at a time: what ``randbelow`` always meant."""
     threshold = (1 << 64) % n
@@ -177,3 +178,63 @@ def test_shuffle_each_redraws_a_rejected_lane_exactly(lane: int, monkeypatch: py
     assert plain_calls == [1]  # the batch saw the rejection and went the plain way
     assert piles == reference and fast.state == slow.state
     assert fast.state != (state + len(bounds) * 0x9E3779B97F4A7C15) % 2**64  # one draw more than lanes
+
+
+@pytest.mark.parametrize("sides", [6, 2, 7, 1 << 40, 3 << 40])
+@pytest.mark.parametrize("count", [0, 1, 5, 63, 64, 65, 125, 225, 300, 1000])
+def test_dice_match_one_draw_at_a_time(count: int, sides: int) -> None:
+    for seed in range(12):
+        start = seed * 0x2545F4914F6CDD1D + count  # full 64-bit states, as in a game, and small ones
+        for state in (start, seed):
+            fast, slow = Rng.from_state(state), Rng.from_state(state)
+            assert fast.dice(count, sides) == [1 + _reference_below(slow, sides) for _ in range(count)]
+            assert fast.state == slow.state
+
+
+def test_dice_of_every_count_up_to_a_batch_and_past_the_plan_cache() -> None:
+    for count in range(1, 300):
+        fast, slow = Rng(count), Rng(count)
+        assert fast.dice(count) == [1 + _reference_below(slow, 6) for _ in range(count)]
+        assert fast.state == slow.state
+
+
+def test_dice_without_sides_or_count() -> None:
+    rng = Rng(4)
+    with pytest.raises(ValueError):
+        rng.dice(3, 0)
+    assert rng.dice(-2) == [] and rng.dice(0, 0) == [] and rng.state == Rng(4).state
+
+
+@pytest.mark.parametrize(("count", "sides", "at"), [(125, 6, 0), (125, 6, 62), (125, 6, 124), (225, 7, 113),
+                                                   (5, 3 << 40, 4), (1000, 6, 600)])  # fmt: skip
+def test_dice_redraw_a_rejected_die_exactly(count: int, sides: int, at: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the state after at + 1 steps is 0, whose output is 0: 0 * sides has low word 0 < 2**64 % sides,
+    # so die number ``at`` is rejected (sides is not a power of two) and drawn again from the next output
+    assert sides & (sides - 1)
+    state = -(at + 1) * 0x9E3779B97F4A7C15 % 2**64
+    plain_calls: list[int] = []
+    plain = Rng.below_each
+
+    def spy(self: Rng, bounds: list[int]) -> list[int]:
+        plain_calls.append(len(bounds))
+        return plain(self, bounds)
+
+    monkeypatch.setattr(Rng, "below_each", spy)
+    fast, slow = Rng.from_state(state), Rng.from_state(state)
+    assert fast.dice(count, sides) == [1 + _reference_below(slow, sides) for _ in range(count)]
+    assert fast.state == slow.state
+    assert fast.state != (state + count * 0x9E3779B97F4A7C15) % 2**64  # one draw more than dice
+    assert plain_calls == [min(count - at // 256 * 256, 256)]  # only the batch that saw it went the plain way
+
+
+def test_bounds_beyond_one_64_bit_output_are_refused_rather_than_looping() -> None:
+    """Lemire's method draws from one 64-bit output, so 2**64 is the largest bound it can serve;
+    a larger one used to loop forever."""
+    rng = Rng(5)
+    assert 0 <= rng.randbelow(1 << 64) < 1 << 64
+    start = rng.state
+    for call in (lambda: rng.randbelow((1 << 64) + 1), lambda: rng.below_each([6, (1 << 64) + 1]),
+                 lambda: rng.dice(3, (1 << 64) + 1), lambda: rng.randint(0, 1 << 64)):
+        with pytest.raises(ValueError, match="2\\*\\*64"):
+            call()
+        assert rng.state == start
