@@ -658,10 +658,14 @@ class BurgundyState(GameState[BAction]):
             legal = _TURN_CHOICES[left[0] * 8 + left[-1]] if left else _PASS_ONLY
             if not self.bought:
                 seat = self._seat
-                if self.silver[seat] >= PURCHASE_COST or self.kmask[seat] & K06:
+                if self.kmask[seat] & K06:
                     buys = self._buy_actions(seat)
-                    if buys:  # purchases come after the dice and before the pass
-                        legal = legal + buys if left else (*buys, act.PASS_ACTION)
+                elif self.silver[seat] >= PURCHASE_COST:  # as _buy_actions without K06 (most turns)
+                    buys = self.dactions[0]
+                else:
+                    buys = ()
+                if buys:  # purchases come after the dice and before the pass
+                    legal = legal + buys if left else (*buys, act.PASS_ACTION)
         self._legal = legal
         return legal
 
