@@ -44,8 +44,9 @@ def make_client(database_url: str) -> Iterator[Callable[..., TestClient]]:
     """Start an app (lifespan included) on the test database; several may share it, one after another."""
     opened: list[TestClient] = []
 
-    def make(bot_delay: float = 0.0) -> TestClient:
-        client = TestClient(create_app(Settings(database_url=database_url, bot_delay=bot_delay)))
+    def make(bot_delay: float = 0.0, allowed_origins: tuple[str, ...] = ()) -> TestClient:
+        settings = Settings(database_url=database_url, bot_delay=bot_delay, allowed_origins=allowed_origins)
+        client = TestClient(create_app(settings))
         client.__enter__()
         opened.append(client)
         return client

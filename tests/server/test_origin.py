@@ -7,14 +7,13 @@ TestClient talks to ``http://testserver`` (``Host: testserver``), so that is the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from meeple.server.app import create_app
 from meeple.server.config import Settings, normalize_origin, parse_origins
 from tests.server.conftest import create_table, guest
 
@@ -47,23 +46,6 @@ def refused_socket(client: TestClient, table_id: str, sent_origin: str) -> None:
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
     assert closed.value.code == 4403
-
-
-@pytest.fixture
-def allowing_client(database_url: str) -> Iterator[Callable[..., TestClient]]:
-    """An app whose settings allow-list some origins (spelt loosely, as an operator might)."""
-    opened: list[TestClient] = []
-
-    def make(*allowed: str) -> TestClient:
-        settings = Settings(database_url=database_url, bot_delay=0.0, allowed_origins=allowed)
-        client = TestClient(create_app(settings))
-        client.__enter__()
-        opened.append(client)
-        return client
-
-    yield make
-    for client in reversed(opened):
-        client.__exit__(None, None, None)
 
 
 def test_normalize_origin_spells_each_origin_one_way() -> None:
@@ -178,8 +160,8 @@ def test_same_origin_and_origin_less_posts_work(client: TestClient) -> None:
 
 
 def test_an_allow_listed_origin_plays_and_others_still_do_not(
-        allowing_client: Callable[..., TestClient]) -> None:
-    client = allowing_client("HTTPS://Games.Example.org:443/")
+        make_client: Callable[..., TestClient]) -> None:
+    client = make_client(allowed_origins=("HTTPS://Games.Example.org:443/",))
     proxy = "https://games.example.org"
     created = client.post("/api/tables", json={"game": "toy", "players": 2, "seat": 0, "name": "Ada"},
                           headers=origin(proxy))
