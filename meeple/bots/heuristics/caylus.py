@@ -447,7 +447,7 @@ class _Context:
         s = self.s
         if act.kind == A.K_PASS:
             return FIRST_PASS_WORTH * self.mv if not s.bridge else 0.0
-        target = act.x
+        target = act.a
         price = s.price(self.me, target)
         budget = self.money - price
         value = self.target_value(target, budget)
@@ -467,16 +467,16 @@ class _Context:
         return best
 
     def gate_score(self, act: Act) -> float:
-        if act.x == 0:
+        if act.a == 0:
             return 0.0
-        return self.target_value(act.x, self.money) - (0.0 if act.x != T_GATE else 1.0)
+        return self.target_value(act.a, self.money) - (0.0 if act.a != T_GATE else 1.0)
 
     # --- phase 3/4: provost, joust, inn -------------------------------------------------------------
 
     def provost_score(self, act: Act) -> float:
         s = self.s
         me = self.me
-        new = s.provost + act.x
+        new = s.provost + act.a
         have = self.held
         value = 0.0
         for sp in range(1, LAST_SPACE + 1):
@@ -487,16 +487,16 @@ class _Context:
                 value += self.activation(sp, have, self.money)
             else:
                 value -= 0.6
-        cost = abs(act.x) * self.mv if self.s.pk == P_PROVOST else 0.0
-        return value - cost - 0.01 * abs(act.x)
+        cost = abs(act.a) * self.mv if self.s.pk == P_PROVOST else 0.0
+        return value - cost - 0.01 * abs(act.a)
 
     def joust_score(self, act: Act) -> float:
-        if act.x == 0:
+        if act.a == 0:
             return 0.0
         return FAVOUR_WORTH - self.mv - self.cube_value(C, self.held[C] - 1)
 
     def inn_score(self, act: Act) -> float:
-        if act.x == 0:
+        if act.a == 0:
             return 0.0
         return 0.5 if self.n >= 3 and self.turns_left >= 2 else -0.5
 
@@ -518,7 +518,7 @@ class _Context:
 
     def row_score(self, act: Act) -> float:
         s = self.s
-        row = act.x
+        row = act.a
         col = s.fav[self.me][row]
         if col < s.cap:
             col += 1
@@ -570,23 +570,23 @@ class _Context:
             return self.gain(have, act.c)
         if kind == A.K_BONUS or kind == A.K_RES:
             one = [0, 0, 0, 0, 0]
-            one[act.x] = 1
+            one[act.a] = 1
             return self.gain(have, one)
         if kind == A.K_TRADE:
             take = [0, 0, 0, 0, 0]
-            take[act.x] = 1
+            take[act.a] = 1
             rest = [have[k] - take[k] for k in range(5)]
             return self.gain(rest, act.c) - self.loss(have, take)
         if kind == A.K_SELL:
             take = [0, 0, 0, 0, 0]
-            take[act.x] = 1
+            take[act.a] = 1
             price = 4 if TILES[s.tile[s.cur]].kind == NEUTRAL else 6
             return price * mv - self.loss(have, take)
         if kind == A.K_BUY:
             fixed = TILES[s.tile[s.cur]].kind == FIXED
-            return self.gain(have, act.c) - (2 if fixed else act.x) * mv
+            return self.gain(have, act.c) - (2 if fixed else act.a) * mv
         if kind == A.K_BUILD:
-            t = act.x
+            t = act.a
             tile = TILES[t]
             need = list(tile.cost)
             if s.pk == P_FAV_BLD:
@@ -595,22 +595,22 @@ class _Context:
                 elif tile.kind == STONE and need[S]:
                     need[S] -= 1
             if tile.any_cube:
-                need[act.y] += 1
+                need[act.b] += 1
             worth = self.prestige_value(t) if tile.kind == PRESTIGE else self.building_value(t)
             return worth - 0.7 * self.loss(have, need) + 0.5
         if kind == A.K_LAWYER:
             cost = 0.0 if s.pk == P_FAV_BLD else mv
-            return self.lawyer_value(act.x) - cost - self.cube_value(C, have[C] - 1)
+            return self.lawyer_value(act.a) - cost - self.cube_value(C, have[C] - 1)
         if kind == A.K_CHURCH:
-            return (3 if act.x == 2 else 5) - act.x * mv
+            return (3 if act.a == 2 else 5) - act.a * mv
         if kind == A.K_TAILOR:
-            return (4 if act.x == 2 else 6) - self.loss(have, (0, 0, 0, act.x, 0))
+            return (4 if act.a == 2 else 6) - self.loss(have, (0, 0, 0, act.a, 0))
         if kind == A.K_BANK:
-            return self.gain(have, (0, 0, 0, 0, 1 if act.x == 2 else 2)) - act.x * mv
+            return self.gain(have, (0, 0, 0, 0, 1 if act.a == 2 else 2)) - act.a * mv
         if kind == A.K_ALCH:
-            return self.gain(have, (0, 0, 0, 0, act.x)) - self.loss(have, act.c)
+            return self.gain(have, (0, 0, 0, 0, act.a)) - self.loss(have, act.c)
         if kind == A.K_JEWEL:
-            return (5 if act.x == 1 else 9) - self.loss(have, (0, 0, 0, 0, act.x))
+            return (5 if act.a == 1 else 9) - self.loss(have, (0, 0, 0, 0, act.a))
         return 0.0
 
 

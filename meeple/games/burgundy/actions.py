@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from itertools import combinations
 from types import MappingProxyType
-from typing import Any
 
+from meeple.core.actions import InternedAction
 from meeple.games.burgundy.data import BOARD_IDS, SPACES, TILE_KINDS, TILE_NAMES
 
 # action kinds
@@ -21,41 +21,23 @@ DIE, TAKE, PLACE, SELL, WORKERS, BUY, DISCARD, SHIP, KEEP, SKIP, PASS, BOARD, ST
 _REGISTRY: dict[str, BAction] = {}
 
 
-class BAction:
-    """One action: its notation ``text`` plus the decoded fields ``kind``, ``a``, ``b``, ``c``."""
+class BAction(InternedAction):
+    """One action: its ``notation`` (reference §7) plus the decoded fields ``kind``, ``a``, ``b``, ``c``."""
 
-    __slots__ = ("a", "b", "c", "kind", "text")
+    __slots__ = ("c",)
 
-    text: str
-    kind: int
-    a: int
-    b: int
     c: int
 
     def __init__(self, text: str, kind: int, a: int = 0, b: int = 0, c: int = 0) -> None:
         if text in _REGISTRY:
             raise ValueError(f"action {text!r} already exists; use from_notation")
-        self.text = text
-        self.kind = kind
-        self.a = a
-        self.b = b
-        self.c = c
+        super().__init__(kind, a, b, text)
+        object.__setattr__(self, "c", c)
         _REGISTRY[text] = self
 
-    def __str__(self) -> str:
-        return self.text
-
-    def __repr__(self) -> str:
-        return f"from_notation({self.text!r})"
-
-    def __reduce__(self) -> tuple[Any, tuple[str]]:
-        return (from_notation, (self.text,))
-
-    def __copy__(self) -> BAction:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> BAction:
-        return self
+    @classmethod
+    def from_notation(cls, notation: str) -> BAction:
+        return from_notation(notation)
 
 
 def from_notation(text: str) -> BAction:

@@ -627,12 +627,12 @@ class BurgundyState(GameState[BAction]):
         legal = self._legal
         if legal is not None and action in legal:  # the usual case (actions are interned: identity)
             self._apply(action)
-            self._history_notations.append(action.text)
+            self._history_notations.append(action.notation)
             return
         found = action if type(action) is BAction else ALL_ACTIONS.get(action) if type(action) is str else None
         if found is not None and found in self.legal_actions():  # nothing is legal once the game is over
             self._apply(found)
-            self._history_notations.append(found.text)
+            self._history_notations.append(found.notation)
             return
         super().apply(action)
 
@@ -1126,7 +1126,7 @@ class BurgundyState(GameState[BAction]):
         if "~w" not in notation or self.is_over or not self.pending or self.pending[-1][0] != P_DIE:
             return None
         base, _, count = notation.partition("~w")
-        found = next((a for a in self.legal_actions() if a.text == base), None)
+        found = next((a for a in self.legal_actions() if a.notation == base), None)
         if found is None or not count.isdigit():
             return None
         seat = self.order[self.turn_index]

@@ -8,8 +8,8 @@ interned, identity is equality, which keeps membership tests in C.
 from __future__ import annotations
 
 from itertools import combinations_with_replacement
-from typing import Any
 
+from meeple.core.actions import InternedAction
 from meeple.games.caylus.data import (
     CASTLE_BATCHES,
     CUBES,
@@ -33,34 +33,19 @@ from meeple.games.caylus.data import (
 NO_CUBES: Cubes = (0, 0, 0, 0, 0)
 
 
-class Act:
-    """One atomic decision. ``kind`` is a K_* code; ``x``/``y`` its integer arguments; ``c`` cubes."""
+class Act(InternedAction):
+    """One atomic decision. ``kind`` is a K_* code; ``a``/``b`` its integer arguments; ``c`` cubes."""
 
-    __slots__ = ("c", "kind", "note", "x", "y")
-    kind: int
-    x: int
-    y: int
+    __slots__ = ("c",)
     c: Cubes
-    note: str
 
-    def __init__(self, kind: int, note: str, x: int = -1, y: int = -1, c: Cubes = NO_CUBES) -> None:
-        object.__setattr__(self, "kind", kind)
-        object.__setattr__(self, "note", note)
-        object.__setattr__(self, "x", x)
-        object.__setattr__(self, "y", y)
+    def __init__(self, kind: int, notation: str, a: int = -1, b: int = -1, c: Cubes = NO_CUBES) -> None:
+        super().__init__(kind, a, b, notation)
         object.__setattr__(self, "c", c)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("actions are immutable")
-
-    def __str__(self) -> str:
-        return self.note
-
-    def __repr__(self) -> str:
-        return f"action({self.note!r})"
-
-    def __reduce__(self) -> tuple[Any, tuple[str]]:
-        return (action, (self.note,))
+    @classmethod
+    def from_notation(cls, notation: str) -> Act:
+        return action(notation)
 
 
 ACTIONS: dict[str, Act] = {}

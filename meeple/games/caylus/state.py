@@ -733,7 +733,7 @@ class CaylusState(GameState[Act]):
                 out.append(A.BUILD[t])
 
     def _build(self, p: int, act: Act, favour: bool) -> None:
-        t = act.x
+        t = act.a
         tile = TILES[t]
         held = self.cubes[p]
         for k in range(5):
@@ -744,10 +744,10 @@ class CaylusState(GameState[Act]):
             held[S] += 1
         self.stock[t] -= 1
         if tile.kind == PRESTIGE:
-            self.tile[act.y] = t
+            self.tile[act.b] = t
         else:
             if tile.any_cube:
-                held[act.y] -= 1
+                held[act.b] -= 1
             space = LOTS[self.built_lots]
             self.built_lots += 1
             self.tile[space] = t
@@ -891,9 +891,9 @@ class CaylusState(GameState[Act]):
                 if len(self.bridge) == 1:
                     self.money[p] += FIRST_PASS_BONUS
             else:
-                self.money[p] -= self.price(p, act.x)
+                self.money[p] -= self.price(p, act.a)
                 self.avail[p] -= 1
-                self._place_worker(p, act.x)
+                self._place_worker(p, act.a)
             if len(self.bridge) < self.players:
                 order = self.turn_order
                 bridge = self.bridge
@@ -924,23 +924,23 @@ class CaylusState(GameState[Act]):
                 self.pp[p] += SECTION_PP[x]
                 self.batches[p] += 1
         elif pk == P_FAV_ROW:
-            self._favour_row(p, act.x)
+            self._favour_row(p, act.a)
         elif pk == P_PROVOST:
-            self.money[p] -= abs(act.x)
-            self.provost += act.x
+            self.money[p] -= abs(act.a)
+            self.provost += act.a
             self.cur += 1
         elif pk == P_BONUS:
-            self.cubes[p][act.x] += 1
+            self.cubes[p][act.a] += 1
             self._finish_space()
         elif pk == P_GATE:
             self.gate = -1
-            if act.x:
-                self._place_worker(p, act.x)
+            if act.a:
+                self._place_worker(p, act.a)
             else:
                 self.avail[p] += 1
             self.cur = 1
         elif pk == P_GUILD:
-            self.provost += act.x
+            self.provost += act.a
             self.guild = -1
             self.avail[p] += 1
             self.cur = 3
@@ -948,12 +948,12 @@ class CaylusState(GameState[Act]):
             self.joust = -1
             self.avail[p] += 1
             self.cur = 4
-            if act.x:
+            if act.a:
                 self.money[p] -= 1
                 self.cubes[p][C] -= 1
                 self._grant(p, 1)
         elif pk == P_INN:
-            if not act.x:
+            if not act.a:
                 self.inn_right = -1
                 self.avail[p] += 1
             self.cur = 6
@@ -961,9 +961,9 @@ class CaylusState(GameState[Act]):
             self.fsub = 0
             held = self.cubes[p]
             if kind == A.K_RES:
-                held[act.x] += 1
+                held[act.a] += 1
             else:
-                held[act.x] -= 1
+                held[act.a] -= 1
                 c = act.c
                 for k in PLAIN:
                     held[k] += c[k]
@@ -972,7 +972,7 @@ class CaylusState(GameState[Act]):
             if kind == A.K_BUILD:
                 self._build(p, act, True)
             elif kind == A.K_LAWYER:
-                self._lawyer(p, act.x, True)
+                self._lawyer(p, act.a, True)
 
     def _favour_row(self, p: int, row: int) -> None:
         self._pop_favour()
@@ -1004,35 +1004,35 @@ class CaylusState(GameState[Act]):
                 self.sub = 1
                 return
         elif kind == A.K_SELL:
-            held[act.x] -= 1
+            held[act.a] -= 1
             self.money[p] += 4 if TILES[self.tile[s]].kind == NEUTRAL else 6
         elif kind == A.K_BUY:
             fixed = TILES[self.tile[s]].kind == FIXED
-            self.money[p] -= 2 if fixed else act.x
+            self.money[p] -= 2 if fixed else act.a
             c = act.c
             for k in PLAIN:
                 held[k] += c[k]
         elif kind == A.K_BUILD:
             self._build(p, act, False)
         elif kind == A.K_LAWYER:
-            self._lawyer(p, act.x, False)
+            self._lawyer(p, act.a, False)
         elif kind == A.K_CHURCH:
-            self.money[p] -= act.x
-            self.pp[p] += 3 if act.x == 2 else 5
+            self.money[p] -= act.a
+            self.pp[p] += 3 if act.a == 2 else 5
         elif kind == A.K_TAILOR:
-            held[C] -= act.x
-            self.pp[p] += 4 if act.x == 2 else 6
+            held[C] -= act.a
+            self.pp[p] += 4 if act.a == 2 else 6
         elif kind == A.K_BANK:
-            self.money[p] -= act.x
-            held[G] += 1 if act.x == 2 else 2
+            self.money[p] -= act.a
+            held[G] += 1 if act.a == 2 else 2
         elif kind == A.K_ALCH:
             c = act.c
             for k in PLAIN:
                 held[k] -= c[k]
-            held[G] += act.x
+            held[G] += act.a
         elif kind == A.K_JEWEL:
-            held[G] -= act.x
-            self.pp[p] += 5 if act.x == 1 else 9
+            held[G] -= act.a
+            self.pp[p] += 5 if act.a == 1 else 9
         self._finish_space()
 
     def _finish_space(self) -> None:

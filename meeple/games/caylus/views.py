@@ -47,7 +47,7 @@ def log_event(entry: tuple[int, int, int, int]) -> dict[str, Any]:
     if seat >= 0:
         event["seat"] = seat
     if name == "action":
-        event["action"] = ACTION_LIST[a].note
+        event["action"] = ACTION_LIST[a].notation
         event["auto"] = bool(b)
     elif name == "income":
         event["deniers"] = a

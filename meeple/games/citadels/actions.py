@@ -11,8 +11,7 @@ True
 
 from __future__ import annotations
 
-from typing import Any
-
+from meeple.core.actions import InternedAction
 from meeple.games.citadels.data import CHARACTER_SLUGS, DISTRICT_SLUGS
 
 MAX_SEATS = 7
@@ -21,35 +20,17 @@ MAX_SEATS = 7
  K_DESTROY, K_GRAVE_TAKE, K_GRAVE_PASS, K_LAB, K_SMITHY, K_END) = range(18)
 
 
-class Act:
+class Act(InternedAction):
     """One atomic decision. ``kind`` is a ``K_*`` code; ``a``/``b`` are its arguments (card, seat, character).
 
     Instances exist only in the tables below, so equality is identity and hashing is by identity.
     """
 
-    __slots__ = ("a", "b", "kind", "notation")
-    kind: int
-    a: int
-    b: int
-    notation: str
+    __slots__ = ()
 
-    def __init__(self, kind: int, a: int, b: int, notation: str) -> None:
-        object.__setattr__(self, "kind", kind)
-        object.__setattr__(self, "a", a)
-        object.__setattr__(self, "b", b)
-        object.__setattr__(self, "notation", notation)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("actions are immutable")
-
-    def __str__(self) -> str:
-        return self.notation
-
-    def __repr__(self) -> str:
-        return f"action_from_notation({self.notation!r})"
-
-    def __reduce__(self) -> tuple[Any, tuple[str]]:
-        return (action_from_notation, (self.notation,))
+    @classmethod
+    def from_notation(cls, notation: str) -> Act:
+        return action_from_notation(notation)
 
 
 PICK: tuple[Act, ...] = tuple(Act(K_PICK, c, 0, f"pick:{s}") for c, s in enumerate(CHARACTER_SLUGS))

@@ -9,8 +9,7 @@ formats a string. ``parse_action`` turns a notation back into the same object.
 
 from __future__ import annotations
 
-from typing import Any
-
+from meeple.core.actions import InternedAction
 from meeple.games.palais_royal.data import CARD_CODES, ROOM_CODES, SQUARE_NAMES
 
 # Action kinds.
@@ -18,39 +17,14 @@ PLACE, PLAY, GATE, GATE_FROM, MOVE, MINT, KING, KING_FROM, POMP, POMP_FROM = ran
 RECRUIT_KIND, EDGE_POOL, EDGE_FROM, DRAW, KEEP, END = range(10, 16)
 
 
-class PalaisAction:
+class PalaisAction(InternedAction):
     """One decision: ``kind`` plus up to two integer arguments (room, card kind or square index)."""
 
-    __slots__ = ("a", "b", "kind", "notation")
+    __slots__ = ()
 
-    kind: int
-    a: int
-    b: int
-    notation: str
-
-    def __init__(self, kind: int, a: int, b: int, notation: str) -> None:
-        object.__setattr__(self, "kind", kind)
-        object.__setattr__(self, "a", a)
-        object.__setattr__(self, "b", b)
-        object.__setattr__(self, "notation", notation)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("actions are immutable")
-
-    def __str__(self) -> str:
-        return self.notation
-
-    def __repr__(self) -> str:
-        return f"parse_action({self.notation!r})"
-
-    def __reduce__(self) -> tuple[Any, tuple[str]]:
-        return (parse_action, (self.notation,))
-
-    def __copy__(self) -> PalaisAction:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> PalaisAction:
-        return self
+    @classmethod
+    def from_notation(cls, notation: str) -> PalaisAction:
+        return parse_action(notation)
 
 
 _BY_NOTATION: dict[str, PalaisAction] = {}

@@ -129,7 +129,7 @@ def test_die_actions_are_what_choosing_the_die_makes_legal(seed: int, players: i
     state = load_game("burgundy").new_game(players=players, seed=seed)
     checked = 0
     while not state.is_over:
-        dice = [a for a in state.legal_actions() if a.text.startswith("die:")]
+        dice = [a for a in state.legal_actions() if a.notation.startswith("die:")]
         for die in dice:
             after = state.clone()
             after.apply(die)

@@ -157,7 +157,7 @@ def test_actions_are_interned_immutable_values() -> None:
     assert str(act) == "place:castle" and ACTIONS["place:castle"] is act
     assert pickle.loads(pickle.dumps(act)) is act
     with pytest.raises(AttributeError):
-        act.note = "pass"
+        act.notation = "pass"
     assert len({str(a) for a in ACTIONS.values()}) == len(ACTIONS)
 
 
