@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -10,9 +9,8 @@ import pytest
 from meeple import load_game
 from meeple.bots import RandomBot, make_bot
 from meeple.bots.heuristics.burgundy import HeuristicBot
-from meeple.core.rng import Rng
 from meeple.simulate import play_bot_game
-from tests.bots.walks import count_legal_choices
+from tests.bots.walks import count_blind_decisions, count_legal_choices, mean_seconds_per_decision, wins_against_random
 
 GAME = load_game("burgundy")
 #: default rules plus the documented presets (docs/games/burgundy.md), and a few single options.
@@ -41,15 +39,8 @@ def test_only_what_its_seat_may_know() -> None:
     """Two determinizations for the bot's seat (other hidden piles, goods stacks, dice) give the same choice."""
     state = GAME.new_game(players=4, seed=9, options={"preset": "variant_secret"})
     walker = RandomBot(4)
-    for step in range(120):
-        if state.is_over:
-            break
-        seat = state.current_player
-        assert seat is not None
-        one = state.determinize(seat, Rng(step))
-        two = state.determinize(seat, Rng(step + 1000))
-        assert str(HeuristicBot(7).choose(one)) == str(HeuristicBot(7).choose(two))
-        state.apply(walker.choose(state))
+    count_blind_decisions([(state, [walker] * 4)], lambda _ply: HeuristicBot(7), every=1, worlds=(0, 1000),
+                          max_plies=120)
 
 
 def test_the_dispatcher_seats_it() -> None:
@@ -59,29 +50,13 @@ def test_the_dispatcher_seats_it() -> None:
 
 
 def test_fast_enough_for_rollouts() -> None:
-    state = GAME.new_game(players=4, seed=8)
-    bots = [HeuristicBot(p) for p in range(4)]
-    spent = 0.0
-    decisions = 0
-    while not state.is_over:
-        bot = bots[state.current_player or 0]
-        started = time.perf_counter()
-        action = bot.choose(state)
-        spent += time.perf_counter() - started
-        decisions += 1
-        state.apply(action)
-    assert spent / decisions < 0.005  # measured about 1 ms on a loaded machine
+    game = (GAME.new_game(players=4, seed=8), [HeuristicBot(p) for p in range(4)])
+    assert mean_seconds_per_decision([game]) < 0.005  # measured about 1 ms on a loaded machine
 
 
 def test_beats_three_random_players() -> None:
     """Measured: 100% over 200 games at 4 players; a random seat wins about a quarter."""
     games = 12
-    wins = 0.0
-    for game in range(games):
-        seat = game % 4
-        bots: list[Any] = [RandomBot(10 * game + p) for p in range(4)]
-        bots[seat] = HeuristicBot(game)
-        state = play_bot_game(GAME.new_game(players=4, seed=500 + game), bots)
-        winners = state.winners()
-        wins += 1 / len(winners) if seat in winners else 0.0
+    wins = wins_against_random(lambda game: GAME.new_game(players=4, seed=500 + game), HeuristicBot,
+                               games=games, players=4)
     assert wins / games >= 0.75

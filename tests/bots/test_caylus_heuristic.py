@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
 
 from meeple import load_game
-from meeple.bots import RandomBot, make_bot
+from meeple.bots import make_bot
 from meeple.bots.heuristics.caylus import HeuristicBot
 from meeple.simulate import play_bot_game
-from tests.bots.walks import count_legal_choices
+from tests.bots.walks import count_legal_choices, mean_seconds_per_decision, wins_against_random
 
 GAME = load_game("caylus")
 #: The presets of docs/games/caylus.md, spelled out as options.
@@ -54,29 +53,12 @@ def test_the_dispatcher_seats_it() -> None:
 
 
 def test_fast_enough_for_rollouts() -> None:
-    state = _new(4, 8)
-    bots = [HeuristicBot(p) for p in range(4)]
-    spent = 0.0
-    decisions = 0
-    while not state.is_over:
-        bot = bots[state.current_player]
-        started = time.perf_counter()
-        action = bot.choose(state)
-        spent += time.perf_counter() - started
-        decisions += 1
-        state.apply(action)
-    assert spent / decisions < 0.005  # measured about 0.15 ms
+    game = (_new(4, 8), [HeuristicBot(p) for p in range(4)])
+    assert mean_seconds_per_decision([game]) < 0.005  # measured about 0.15 ms
 
 
 def test_beats_two_random_players() -> None:
     """Measured: 100% over 300 games at 3 players; a random seat wins about a third."""
     games = 30
-    wins = 0.0
-    for game in range(games):
-        seat = game % 3
-        bots: list[Any] = [RandomBot(10 * game + p) for p in range(3)]
-        bots[seat] = HeuristicBot(game)
-        state = play_bot_game(_new(3, 500 + game), bots)
-        winners = state.winners()
-        wins += 1 / len(winners) if seat in winners else 0.0
+    wins = wins_against_random(lambda game: _new(3, 500 + game), HeuristicBot, games=games, players=3)
     assert wins / games >= 0.8

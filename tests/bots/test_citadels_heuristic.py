@@ -3,18 +3,15 @@ cannot see, reproducible from its seed, fast enough for rollouts and far stronge
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
 
 from meeple import load_game
-from meeple.bots import RandomBot
 from meeple.bots.heuristics import GameHeuristicBot
 from meeple.bots.heuristics.citadels import HeuristicBot
-from meeple.core.rng import Rng
 from meeple.simulate import play_bot_game
-from tests.bots.walks import count_legal_choices
+from tests.bots.walks import count_blind_decisions, count_legal_choices, mean_seconds_per_decision, wins_against_random
 
 GAME = load_game("citadels")
 #: Option sets that change what is legal, what things cost or when the game ends.
@@ -52,24 +49,8 @@ def test_heuristic_only_games_finish_legally(players: int) -> None:
 def test_hidden_information_does_not_change_the_decision(players: int) -> None:
     """Two states that differ only in what the seat on turn cannot see (other hands, the deck order,
     unrevealed characters, resampled by ``determinize``) give the same decision for the same bot seed."""
-    compared = 0
-    for game in range(3):
-        state = _new(players, 300 + game)
-        bots = [HeuristicBot(game * 7 + p) for p in range(players)]
-        ply = 0
-        while not state.is_over:
-            seat = state.current_player
-            assert seat is not None
-            if ply % 3 == 0:
-                first = state.determinize(seat, Rng(ply))
-                second = state.determinize(seat, Rng(ply + 10_000))
-                expected = HeuristicBot(ply).choose(state)
-                assert HeuristicBot(ply).choose(first) is expected
-                assert HeuristicBot(ply).choose(second) is expected
-                compared += 1
-            state.apply(bots[seat].choose(state))
-            ply += 1
-    assert compared > 50
+    games = ((_new(players, 300 + game), [HeuristicBot(game * 7 + p) for p in range(players)]) for game in range(3))
+    assert count_blind_decisions(games, HeuristicBot, every=3, worlds=(0, 10_000)) > 50
 
 
 def test_the_dispatcher_finds_it() -> None:
@@ -78,33 +59,12 @@ def test_the_dispatcher_finds_it() -> None:
 
 
 def test_fast_enough_to_drive_rollouts() -> None:
-    spent = 0.0
-    decisions = 0
-    for players in (2, 4, 7):
-        state = _new(players, 40 + players)
-        bots = [HeuristicBot(p) for p in range(players)]
-        while not state.is_over:
-            seat = state.current_player
-            assert seat is not None
-            start = time.perf_counter()
-            action = bots[seat].choose(state)
-            spent += time.perf_counter() - start
-            decisions += 1
-            state.apply(action)
-    assert spent / decisions < 0.005  # about 0.1 ms on a laptop
+    games = ((_new(players, 40 + players), [HeuristicBot(p) for p in range(players)]) for players in (2, 4, 7))
+    assert mean_seconds_per_decision(games) < 0.005  # about 0.1 ms on a laptop
 
 
 def test_beats_three_random_bots() -> None:
     """A random bot in the heuristic's seat would win about a quarter of these games (it never wins
     more than 12 of 40 in practice); the heuristic wins about 99% of them (≥ 34 of 40 asked)."""
-    wins = 0.0
-    games = 40
-    for game in range(games):
-        seat = game % 4
-        bots: list[Any] = [RandomBot(10 * game + p) for p in range(4)]
-        bots[seat] = HeuristicBot(game)
-        state = play_bot_game(_new(4, 500 + game), bots)
-        winners = state.winners()
-        if seat in winners:
-            wins += 1 / len(winners)
+    wins = wins_against_random(lambda game: _new(4, 500 + game), HeuristicBot, games=40, players=4)
     assert wins >= 34

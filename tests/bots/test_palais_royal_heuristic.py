@@ -3,18 +3,15 @@ fast, far stronger than random, and ending games through the real 12-nobles trig
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
 
 from meeple import load_game
-from meeple.bots import RandomBot
 from meeple.bots.heuristics import GameHeuristicBot
 from meeple.bots.heuristics.palais_royal import HeuristicBot
-from meeple.core.rng import Rng
 from meeple.simulate import play_bot_game
-from tests.bots.walks import count_legal_choices
+from tests.bots.walks import count_blind_decisions, count_legal_choices, mean_seconds_per_decision, wins_against_random
 
 GAME = load_game("palais_royal")
 #: Option sets that change what is legal or how much things cost.
@@ -44,21 +41,8 @@ def test_always_a_legal_action_in_random_positions(players: int, variant: str) -
 def test_hidden_cards_do_not_change_the_decision() -> None:
     """Two states that differ only in what the seat on turn cannot see (the deck and the other hands,
     resampled by ``determinize``) give the same decision for the same bot seed."""
-    compared = 0
-    for game in range(3):
-        state = _new(4, 300 + game)
-        bots = [HeuristicBot(game * 4 + p) for p in range(4)]
-        ply = 0
-        while not state.is_over and ply < 1500:
-            seat = state.current_player
-            assert seat is not None
-            if ply % 7 == 0:
-                other = state.determinize(seat, Rng(ply))
-                assert HeuristicBot(ply).choose(other) is HeuristicBot(ply).choose(state)
-                compared += 1
-            state.apply(bots[seat].choose(state))
-            ply += 1
-    assert compared > 100
+    games = ((_new(4, 300 + game), [HeuristicBot(game * 4 + p) for p in range(4)]) for game in range(3))
+    assert count_blind_decisions(games, HeuristicBot, every=7, worlds=(0,), max_plies=1500) > 100
 
 
 def test_the_dispatcher_finds_it() -> None:
@@ -67,20 +51,8 @@ def test_the_dispatcher_finds_it() -> None:
 
 
 def test_fast_enough_to_drive_rollouts() -> None:
-    spent = 0.0
-    decisions = 0
-    for game in range(3):
-        state = _new(4, 40 + game)
-        bots = [HeuristicBot(game * 4 + p) for p in range(4)]
-        while not state.is_over:
-            seat = state.current_player
-            assert seat is not None
-            start = time.perf_counter()
-            action = bots[seat].choose(state)
-            spent += time.perf_counter() - start
-            decisions += 1
-            state.apply(action)
-    assert spent / decisions < 0.005  # about 0.3 ms on a laptop
+    games = ((_new(4, 40 + game), [HeuristicBot(game * 4 + p) for p in range(4)]) for game in range(3))
+    assert mean_seconds_per_decision(games) < 0.005  # about 0.3 ms on a laptop
 
 
 def test_heuristic_games_end_through_the_nobles_trigger() -> None:
@@ -94,14 +66,5 @@ def test_heuristic_games_end_through_the_nobles_trigger() -> None:
 
 def test_beats_three_random_bots() -> None:
     """A random bot in seat 0 wins about a quarter of these games; the heuristic wins nearly all."""
-    wins = 0.0
-    games = 8
-    for game in range(games):
-        seat = game % 4
-        bots: list[Any] = [RandomBot(10 * game + p) for p in range(4)]
-        bots[seat] = HeuristicBot(game)
-        state = play_bot_game(_new(4, 500 + game), bots)
-        winners = state.winners()
-        if seat in winners:
-            wins += 1 / len(winners)
+    wins = wins_against_random(lambda game: _new(4, 500 + game), HeuristicBot, games=8, players=4)
     assert wins >= 6

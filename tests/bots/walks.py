@@ -1,13 +1,18 @@
-"""A walk through a game that asks a bot for its choice at every position on the way."""
+"""Walks through a game that ask bots for their choices on the way: at every position (is it legal?), in
+resampled worlds (is it blind to what its seat cannot see?), against a clock (is it fast?) and against
+random players (does it win?)."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from meeple.bots import RandomBot
 from meeple.bots.base import Bot
 from meeple.core.contract import GameState
 from meeple.core.rng import Rng
+from meeple.simulate import play_bot_game
 
 
 def count_legal_choices(state: GameState[Any], bot: Bot, seed: int) -> int:
@@ -26,3 +31,61 @@ def count_legal_choices(state: GameState[Any], bot: Bot, seed: int) -> int:
         checked += 1
         state.apply(action if rng.random() < 0.5 else walker.choose(state))
     return checked
+
+
+def count_blind_decisions(games: Iterable[tuple[GameState[Any], Sequence[Bot]]], make_bot: Callable[[int], Bot], *,
+                          every: int, worlds: Sequence[int], max_plies: int | None = None) -> int:
+    """Let the bots (one a seat) play each ``(state, bots)`` game, and at every ``every``-th ply check that
+    the seat on turn decides the same whatever it cannot see.
+
+    At such a ply, each offset in ``worlds`` gives one determinization for that seat, seeded ``ply +
+    offset``; a fresh ``make_bot(ply)`` must choose the very same action (``is``) in every one of them as
+    in the real state. A game stops at its end or after ``max_plies`` plies. Returns the plies checked.
+    """
+    compared = 0
+    for state, bots in games:
+        ply = 0
+        while not state.is_over and (max_plies is None or ply < max_plies):
+            seat = state.current_player
+            assert seat is not None
+            if ply % every == 0:
+                resampled = [state.determinize(seat, Rng(ply + offset)) for offset in worlds]
+                expected = make_bot(ply).choose(state)
+                for world in resampled:
+                    assert make_bot(ply).choose(world) is expected
+                compared += 1
+            state.apply(bots[seat].choose(state))
+            ply += 1
+    return compared
+
+
+def mean_seconds_per_decision(games: Iterable[tuple[GameState[Any], Sequence[Bot]]]) -> float:
+    """Play each ``(state, bots)`` game to the end, timing every ``choose`` with ``time.perf_counter``;
+    returns the mean time per decision over all the games."""
+    spent = 0.0
+    decisions = 0
+    for state, bots in games:
+        while not state.is_over:
+            seat = state.current_player
+            assert seat is not None
+            start = time.perf_counter()
+            action = bots[seat].choose(state)
+            spent += time.perf_counter() - start
+            decisions += 1
+            state.apply(action)
+    return spent / decisions
+
+
+def wins_against_random(new_game: Callable[[int], GameState[Any]], make_bot: Callable[[int], Bot], *,
+                        games: int, players: int) -> float:
+    """Play ``games`` games ``new_game(game)``, each with ``make_bot(game)`` in seat ``game % players``
+    and ``RandomBot(10 * game + seat)`` in every other seat; returns the bot's wins, a shared win
+    counting as its share."""
+    wins = 0.0
+    for game in range(games):
+        seat = game % players
+        bots: list[Any] = [RandomBot(10 * game + p) for p in range(players)]
+        bots[seat] = make_bot(game)
+        winners = play_bot_game(new_game(game), bots).winners()
+        wins += 1 / len(winners) if seat in winners else 0.0
+    return wins
