@@ -92,7 +92,7 @@ PENDING_NAMES = (
     "start_castle",
 )
 #: compact log entries, ``(code, values...)``: the frequent events, stored as tuples (see ``log``)
-E_DIE, E_PASS, E_TAKE, E_DISCARD, E_WORKERS, E_SELL, E_BUY, E_ROUND, E_SKIP, E_PLACE, E_PHASE = range(11)
+E_DIE, E_PASS, E_TAKE, E_DISCARD, E_WORKERS, E_SELL, E_BUY, E_ROUND, E_SKIP, E_PLACE, E_PHASE, E_PHASE_END = range(12)
 #: per code: the event name and the keys of the values that follow it
 _EVENT_FIELDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("die", ("seat", "value")),
@@ -106,6 +106,7 @@ _EVENT_FIELDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("skip", ("seat", "effect")),
     ("place", ("seat", "tile", "space", "by", "workers")),  # then (key, value) pairs of what it scored
     ("phase", ("phase", "fill", "goods")),
+    ("phase_end", ("phase", "mines")),
 )
 
 
@@ -251,7 +252,8 @@ class BurgundyState(GameState[BAction]):
     order: list[int]
     turn_index: int
     _seat: int  # order[turn_index] while a seat has the turn (derived: read on every decision)
-    #: (track_pos, track_arrival, the order they give) as last sorted: ships move seldom (derived)
+    #: (track_pos, track_arrival, the order they give) as last sorted: ships move seldom (derived; the
+    #: lists themselves, so replacing either one, as loading or cloning does, also means sorting again)
     _track_order: tuple[list[int], list[int], list[int]] | None
     dice_left: list[int]
     bought: bool
@@ -449,11 +451,11 @@ class BurgundyState(GameState[BAction]):
     def _start_round(self) -> None:
         pos, arr = self.track_pos, self.track_arrival
         known = self._track_order
-        if known is not None and known[0] == pos and known[1] == arr:  # no ship moved since: the same order
+        if known is not None and known[0] is pos and known[1] is arr:  # no ship moved since: the same order
             order = known[2]
         else:  # furthest on the track first, then the later arrival
             order = sorted(range(self.players), key=lambda s: (-pos[s], -arr[s]))
-            self._track_order = (pos.copy(), arr.copy(), order)
+            self._track_order = (pos, arr, order)
         self.order = order  # never changed in place: rounds, clones and the log may share it
         # this round's dice, exactly rng.dice(2 * players + 1): two per seat in turn order, then white
         rng = self.rng
@@ -521,7 +523,7 @@ class BurgundyState(GameState[BAction]):
             if self.kmask[seat] & K02:
                 self.workers[seat] += mines
             income.append(mines)
-        self._log.append({"event": "phase_end", "phase": PHASE_LETTERS[self.phase], "mines": income})
+        self._log.append((E_PHASE_END, PHASE_LETTERS[self.phase], income))
         self.phase += 1
         self.round = 0
         if self.phase == PHASES:
@@ -1066,6 +1068,7 @@ class BurgundyState(GameState[BAction]):
             self.arrival_counter += 1
             self.track_pos[seat] += 1
             self.track_arrival[seat] = self.arrival_counter
+            self._track_order = None  # the turn order may change
             self.pending.append((P_SHIP,))
         elif ttype == C:
             self.pending.append((P_BONUS,))
