@@ -465,7 +465,7 @@ class BurgundyState(GameState[BAction]):
             values, at = ahead[1], ahead[2]
             rng.skip(count)
         else:
-            values, at = self._dice_to_come(count)
+            values, at = self._dice_to_come(count), 0
         end = at + count
         self._dice_ahead = (rng.state, values, end) if end < len(values) else None
         dice = self.dice
@@ -484,9 +484,9 @@ class BurgundyState(GameState[BAction]):
         self.dice_left = dice[seat].copy()
         self.bought = False
 
-    def _dice_to_come(self, count: int) -> tuple[tuple[int, ...], int]:
-        """The dice of this round and all rounds to come (``count`` a round) and where this round's
-        start in them; leaves the generator after this round's dice, as ``rng.dice(count)`` would.
+    def _dice_to_come(self, count: int) -> tuple[int, ...]:
+        """The dice of this round and all rounds to come (``count`` a round), this round's first;
+        leaves the generator after this round's dice, as ``rng.dice(count)`` would.
 
         They are drawn at once (a die costs half as much in a big batch) and used while the
         generator is still where they start: a clone, a loaded state or a determinization with
@@ -503,9 +503,9 @@ class BurgundyState(GameState[BAction]):
         if total >= count and rng.state == end:
             rng.state = start
             rng.skip(count)
-            return values, 0
+            return values
         rng.state = start
-        return tuple(rng.dice(count)), 0
+        return tuple(rng.dice(count))
 
     def _end_round(self) -> None:
         self.round += 1

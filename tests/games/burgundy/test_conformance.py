@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from meeple import load_game
 from meeple.core.contract import GameState
-from meeple.games.burgundy.data import DEPOT_SPACES, GOODS_PER_KIND, TILE_COUNTS, TILE_TYPE, C, M
+from meeple.core.rng import Rng
+from meeple.games.burgundy.data import DEPOT_SPACES, GOODS_PER_KIND, ROUNDS, TILE_COUNTS, TILE_TYPE, C, M
 from meeple.games.burgundy.state import EMPTY, BurgundyState
 from tests.conformance import play_and_check
 
@@ -139,3 +140,22 @@ def test_die_actions_are_what_choosing_the_die_makes_legal(seed: int, players: i
             checked += 1
         state.apply(chooser.choice(state.legal_actions()))
     assert checked >= 25 * players * 2  # both dice of every seat in every round, at least
+
+
+@pytest.mark.parametrize("rejected", [None, 0, 7, 23])
+def test_round_dice_are_the_generators_draws_even_past_a_rejected_draw(rejected: int | None) -> None:
+    """Each round's dice are exactly ``rng.dice(2 * players + 1)`` at that round, although the engine
+    draws the whole game's dice at once; also when one draw is rejected (forced here: SplitMix64
+    outputs 0 from state 0, which Lemire's method rejects for a die), which shifts every later die."""
+    state = load_game("burgundy").new_game(players=2, seed=11)
+    gamma = 0x9E3779B97F4A7C15  # SplitMix64's step
+    start = 12345 if rejected is None else -(rejected + 1) * gamma % 2**64
+    state.rng = Rng.from_state(start)
+    state._dice_ahead = None
+    reference = Rng.from_state(start)
+    for index in range(ROUNDS):
+        state.round = index
+        state._start_round()
+        order = state.order
+        assert [*state.dice[order[0]], *state.dice[order[1]], state.white] == reference.dice(5)
+        assert state.rng.state == reference.state
