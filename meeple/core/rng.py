@@ -45,6 +45,14 @@ def _lanes(count: int) -> tuple[int, int, int, struct.Struct, int]:
 _LANES = tuple(_lanes(count) for count in range(_BATCH + 1))
 
 
+def _mix_lanes(z: int, low: int) -> int:
+    """SplitMix64's output function on every lane of ``z`` at once (each 128-bit lane holds a state in
+    its low word; ``low`` is 2**64 - 1 in every lane): a dozen big-integer operations for all lanes."""
+    z = ((z ^ ((z >> 30) & low)) * _MIX1) & low
+    z = ((z ^ ((z >> 27) & low)) * _MIX2) & low
+    return z ^ ((z >> 31) & low)
+
+
 def _index_bits(count: int) -> tuple[int, ...]:
     """Per bit ``b`` of a lane index: every lane ``k < count`` with that bit set, all 128 bits of it."""
     lane = b"\xff" * 16
@@ -220,11 +228,8 @@ class Rng:
         """
         ones, steps, low, _, _ = _LANES[count]
         state = self.state
-        z = (state * ones + steps) & low  # lane k: the state after k + 1 steps
-        z = ((z ^ ((z >> 30) & low)) * _MIX1) & low
-        z = ((z ^ ((z >> 27) & low)) * _MIX2) & low
         self.state = (state + count * _GAMMA) & _MASK
-        return z ^ ((z >> 31) & low)
+        return _mix_lanes((state * ones + steps) & low, low)  # lane k: the state after k + 1 steps
 
     def outputs(self, count: int) -> list[int]:
         """The next ``count`` raw outputs, exactly ``[next64() for _ in range(count)]``."""
@@ -304,15 +309,12 @@ class Rng:
             return []
         plan = _DICE_PLANS.get((count, sides)) or _dice_plan(count, sides)
         fill, doublings, steps, low, accept, carry, keep, shift, move, folds, size, read = plan
-        # SplitMix64 on every lane at once, as in _mixed
+        # fill every lane with the state, then SplitMix64 on every lane at once, as in _mixed
         state = self.state
         z = state * fill
         for filled in doublings:
             z |= z << filled
-        z = (z + steps) & low  # the lane of die i: the state after i + 1 steps
-        z = ((z ^ ((z >> 30) & low)) * _MIX1) & low
-        z = ((z ^ ((z >> 27) & low)) * _MIX2) & low
-        product = (z ^ ((z >> 31) & low)) * sides
+        product = _mix_lanes((z + steps) & low, low) * sides  # die i's lane: the state after i + 1 steps
         # an accepted lane's low word carries into its high word, which becomes the die; a carry
         # always flips bit 64 of the lane, so a lane without that flip was rejected
         rolled = product + accept
@@ -373,12 +375,8 @@ class Rng:
         count, ones, steps, low, bits, accept, carry, unpack = plan
         if not count:
             return
-        # SplitMix64 on every lane at once, as in _mixed
         state = self.state
-        z = (state * ones + steps) & low
-        z = ((z ^ ((z >> 30) & low)) * _MIX1) & low
-        z = ((z ^ ((z >> 27) & low)) * _MIX2) & low
-        z ^= (z >> 31) & low
+        z = _mix_lanes((state * ones + steps) & low, low)  # SplitMix64 on every lane at once, as in _mixed
         # lane k times its bound, by Horner's rule over the bits of the bounds
         b = len(bits) - 1
         product = z & bits[b]
