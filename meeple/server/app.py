@@ -62,10 +62,10 @@ FORBIDDEN_ORIGIN_CLOSE = 4403
 HTTP_SCHEME_OF = {"http": "http", "https": "https", "ws": "http", "wss": "https"}
 
 
-def own_origin(scope: Scope) -> str | None:
+def own_origin(scope: Scope, headers: Headers) -> str | None:
     """This server's origin as the request reached it: its scheme (``ws`` counts as ``http``; behind a
     TLS proxy uvicorn takes it from ``X-Forwarded-Proto``) and its ``Host`` header."""
-    host = Headers(scope=scope).get("host")
+    host = headers.get("host")
     scheme = HTTP_SCHEME_OF.get(str(scope.get("scheme", "http")))
     if not host or scheme is None:
         return None
@@ -75,13 +75,14 @@ def own_origin(scope: Scope) -> str | None:
 def origin_allowed(scope: Scope, allowed: frozenset[str]) -> bool:
     """No ``Origin`` (not a browser page), our own origin, or an allow-listed one; ``null`` and
     anything unreadable are foreign."""
-    origins = Headers(scope=scope).getlist("origin")
+    headers = Headers(scope=scope)
+    origins = headers.getlist("origin")
     if not origins:
         return True
     if len(origins) > 1:
         return False
     origin = normalize_origin(origins[0])
-    return origin is not None and (origin == own_origin(scope) or origin in allowed)
+    return origin is not None and (origin == own_origin(scope, headers) or origin in allowed)
 
 
 class OriginGuard:
