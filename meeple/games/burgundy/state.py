@@ -774,8 +774,52 @@ class BurgundyState(GameState[BAction]):
         """A die's actions: values within reach of the workers (and free ±1) of ``r`` (§3.5, §3.6).
 
         Takes, then placements, then sales and the workers action; a third of random play is here.
+        Without the knowledge tiles that change reach or placing (four calls in five in random play),
+        a shorter path.
         """
         kmask = self.kmask[seat]
+        if kmask & _CHANGES_REACH:
+            return self._die_actions_knowing(seat, r, kmask)
+        steps = self.workers[seat]
+        near = _REACH[r][steps if steps < 3 else 3]  # die values reachable with the workers
+        dactions = self.dactions
+        out: list[BAction] = []
+        for d in _VALUES[near]:
+            out += dactions[d]
+        storage = self.storage[seat]
+        if storage:
+            reach = VALUE_SPACES[near] & self.frontier[seat]
+            if reach:  # some empty space next to the estate has a number within reach
+                allowed = self.allowed[seat]
+                # the distinct stored tiles in increasing order, as _distinct (inlined: the hot path)
+                stored = len(storage)
+                if stored == 3:
+                    a, b, c = storage
+                    if a > b:
+                        a, b = b, a
+                    if b > c:
+                        b, c = c, b
+                    if a > b:
+                        a, b = b, a
+                    tiles: Sequence[int] = (a,) if a == c else (a, c) if a == b or b == c else (a, b, c)
+                elif stored == 2:
+                    a, b = storage
+                    tiles = (a,) if a == b else (a, b) if a < b else (b, a)
+                else:
+                    tiles = storage
+                for t in tiles:
+                    spaces = reach & allowed[t]
+                    if spaces:
+                        row = _PLACE[t]
+                        while spaces:
+                            low = spaces & -spaces
+                            spaces ^= low
+                            out.append(row[low.bit_length() - 1])
+        out += _SELLS_THEN_WORKERS[self.gmask[seat] & near]
+        return tuple(out)
+
+    def _die_actions_knowing(self, seat: int, r: int, kmask: int) -> tuple[BAction, ...]:
+        """``_die_actions`` for a seat holding K01, K08 or one of K09-K12."""
         steps = self.workers[seat]
         if kmask & K08:  # each worker moves the die two steps
             steps += steps
@@ -795,23 +839,7 @@ class BurgundyState(GameState[BAction]):
             wide_spaces = VALUE_SPACES[wide] & frontier if kmask & _FREE_PLACING else near_spaces
             if wide_spaces:  # some empty space next to the estate has a number within reach
                 allowed = _BOARDS[self.board[seat]].tile_spaces if kmask & K01 else self.allowed[seat]
-                # the distinct stored tiles in increasing order, as _distinct (inlined: the hot path)
-                stored = len(storage)
-                if stored == 3:
-                    a, b, c = storage
-                    if a > b:
-                        a, b = b, a
-                    if b > c:
-                        b, c = c, b
-                    if a > b:
-                        a, b = b, a
-                    tiles: Sequence[int] = (a,) if a == c else (a, c) if a == b or b == c else (a, b, c)
-                elif stored == 2:
-                    a, b = storage
-                    tiles = (a,) if a == b else (a, b) if a < b else (b, a)
-                else:
-                    tiles = storage
-                for t in tiles:
+                for t in _distinct(storage):
                     spaces = (wide_spaces if kmask & TILE_FREE_BIT[t] else near_spaces) & allowed[t]
                     if spaces:
                         row = _PLACE[t]
@@ -1558,6 +1586,8 @@ _FREE_PLACING = K09 | K10 | K11
 _VALUES: tuple[tuple[int, ...], ...] = tuple(tuple(v for v in range(1, 7) if mask >> v & 1) for mask in range(128))
 #: _REACH[rolled][limit]: REACH with one more column, so that ``limit`` may be 4 (a free +1 on 3 steps)
 _REACH: tuple[tuple[int, ...], ...] = tuple((*row, row[3]) for row in REACH)
+#: the knowledge tiles changing a die's reach (K08, K12) or where a tile may go (K01, K09-K11)
+_CHANGES_REACH = K01 | K08 | K09 | K10 | K11 | K12
 
 
 def _distinct(tiles: list[int]) -> Sequence[int]:
