@@ -621,23 +621,6 @@ class BurgundyState(GameState[BAction]):
 
     # --- legal actions ------------------------------------------------------------------------------
 
-    def apply(self, action: BAction | str) -> None:
-        """The base ``apply`` with a fast path for interned actions and exact notations; same semantics.
-
-        Anything else (shorthands, ``~w`` suffixes, refusals) goes through the base class.
-        """
-        legal = self._legal
-        if legal is not None and action in legal:  # the usual case (actions are interned: identity)
-            self._apply(action)
-            self._history_notations.append(action.notation)
-            return
-        found = action if type(action) is BAction else ALL_ACTIONS.get(action) if type(action) is str else None
-        if found is not None and found in self.legal_actions():  # nothing is legal once the game is over
-            self._apply(found)
-            self._history_notations.append(found.notation)
-            return
-        super().apply(action)
-
     def legal_actions(self) -> tuple[BAction, ...]:
         """The cached legal actions, computed once per position (the frequent cases directly)."""
         legal = self._legal
@@ -885,7 +868,21 @@ class BurgundyState(GameState[BAction]):
 
     # --- applying actions ---------------------------------------------------------------------------
 
-    def _apply(self, action: BAction) -> None:
+    def apply(self, action: BAction | str) -> None:
+        """Apply a legal action or its exact notation, and every automatic step after it; the base
+        class's semantics (anything else raises ``IllegalAction`` and changes nothing).
+
+        The check and the work are one method here, not ``apply`` then ``_apply``: a Python call less
+        on every action, 2% of a random playout. Shorthands and refusals go through the base class.
+        """
+        legal = self._legal
+        if legal is None or action not in legal:  # rare: actions are interned, found by identity in the cache
+            found = action if type(action) is BAction else ALL_ACTIONS.get(action) if type(action) is str else None
+            if found is None or found not in self.legal_actions():  # nothing is legal once the game is over
+                super().apply(action)
+                return
+            action = found
+        self._history_notations.append(action.notation)
         self._legal = None
         pending = self.pending
         if not pending:  # the turn itself: a die, a purchase or the pass
@@ -966,6 +963,12 @@ class BurgundyState(GameState[BAction]):
                     self._log.append({"event": "setup_revealed", "boards": list(self.board),
                                       "start_spaces": list(self.start_space)})
                 self._start_round()
+
+    def _apply(self, action: BAction) -> None:
+        """The contract's hook for an action already checked (the base class appends its notation
+        after it): ``apply`` does the work."""
+        self.apply(action)
+        self._history_notations.pop()
 
     def _log_setup_choice(self, seat: int, event: dict[str, Any]) -> None:
         """Open choices go to the public log; secret ones only to the seat's own log until all have chosen."""
