@@ -507,13 +507,6 @@ class BurgundyState(GameState[BAction]):
         rng.state = start
         return tuple(rng.dice(count))
 
-    def _end_round(self) -> None:
-        self.round += 1
-        if self.round < ROUNDS:
-            self._start_round()
-        else:
-            self._end_phase()
-
     def _end_phase(self) -> None:
         """Mine income (+K02 workers), then the next phase or the end of the game (§3.14)."""
         income = []
@@ -904,8 +897,12 @@ class BurgundyState(GameState[BAction]):
                     seat = self._seat = self.order[index]
                     self.dice_left = self.dice[seat].copy()
                     self.bought = False
-                else:
-                    self._end_round()
+                else:  # the round's end: the next round, or the phase's end after the fifth
+                    index = self.round = self.round + 1
+                    if index < ROUNDS:
+                        self._start_round()
+                    else:
+                        self._end_phase()
             return
         top = pending.pop()
         pkind = top[0]
