@@ -5,7 +5,6 @@ anything but seat 0's own view. The test also photographs the table on a desktop
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from typing import Any
@@ -15,6 +14,7 @@ from playwright.sync_api import Browser, expect
 
 from meeple.core.registry import game_names
 from tests.browser.conftest import Server, record_frames, reload_and_check, screenshot_dir, views_by_version
+from tests.browser.helpers import check_own_views, create_table, fill_lobby, first_preferred, next_turn
 
 pytestmark = pytest.mark.skipif("burgundy" not in game_names(), reason="the Burgundy engine is not installed")
 
@@ -25,11 +25,7 @@ PREFERENCE = ("place:", "keep:", "ship:", "take:", "sell:", "discard:", "die:", 
 
 
 def choose(actions: list[str]) -> str:
-    for prefix in PREFERENCE:
-        for action in actions:
-            if action.startswith(prefix):
-                return action
-    return actions[0]
+    return first_preferred(actions, PREFERENCE)
 
 
 #: One reading of the page: the version drawn, its clickable actions, the stored tile being placed,
@@ -69,32 +65,19 @@ def check_drawing(shown: dict[str, Any], frame: dict[str, Any]) -> None:
 def test_a_whole_burgundy_game_against_a_bot_by_clicking(browser: Browser, server: Server) -> None:
     page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
     frames = record_frames(page)
-    page.goto(server.url + "/")
-    page.select_option("#game", "burgundy")
-    page.fill("#players", "2")
-    page.dispatch_event("#players", "change")
-    page.fill("#name", "Ada")
+    fill_lobby(page, server, "burgundy", players=2)
     expect(page.locator("#seat-kind-1")).to_have_value(re.compile(r"^bot:"))
-    page.click("#create-button")
-    page.wait_for_url(re.compile(r".*/tables/[0-9a-f]+$"))
-    table_id = page.url.rsplit("/", 1)[1]
+    table_id = create_table(page)
     expect(page.locator(".burgundy")).to_be_visible()
     expect(page.locator(".bg-estate")).to_have_count(2)
 
     clicks = 0
     reloaded = switched = photographed = False
     deadline = time.monotonic() + 170
-    while not page.locator("#burgundy-final").count():
-        assert time.monotonic() < deadline, f"the game did not finish ({clicks} clicks)"
-        shown = page.evaluate(SHOWN)
-        if not shown["actions"] or shown["waiting"]:
-            page.wait_for_timeout(20)
-            continue
-        matching = [f for f in frames if f["type"] == "state" and f["version"] == shown["version"]]
-        if not matching:
-            page.wait_for_timeout(20)
-            continue
-        check_drawing(shown, matching[-1])
+    while (turn := next_turn(page, frames, SHOWN, final="#burgundy-final", deadline=deadline,
+                             message=f"the game did not finish ({clicks} clicks)")) is not None:
+        shown, frame = turn
+        check_drawing(shown, frame)
         others = [tile for tile in shown["selectable"] if tile != shown["selected"]]
         if others and not switched:  # choose another stored tile: its own spaces light up
             page.locator(f'.bg-stored[data-select="{others[0]}"]').click()
@@ -120,16 +103,7 @@ def test_a_whole_burgundy_game_against_a_bot_by_clicking(browser: Browser, serve
     assert reloaded and switched and photographed and clicks > 60
 
     # Everything the page was ever sent is seat 0's own view of that moment, and nothing else.
-    views = views_by_version(server, table_id, 0)
-    states = [f for f in frames if f["type"] == "state"]
-    assert states and not [f for f in frames if f["type"] == "error"]
-    for frame in states:
-        assert frame["seat"] == 0
-        if frame["view"] is not None:
-            assert frame["view"] == views[frame["version"]]
-        assert all(entry["action"] is None for entry in frame["log"] if entry["seat"] != 0)
-        assert not {"history", "rng", "body"} & set(frame) and '"rng"' not in json.dumps(frame["view"])
-    assert states[-1]["is_over"] and states[-1]["version"] == len(views) - 1
+    check_own_views(frames, server, table_id, 0)
 
     page.click("#replay-link")
     expect(page.locator("#replay-position")).to_contain_text("step 0 of")
@@ -154,19 +128,14 @@ def test_secret_board_choices_stay_hidden_until_revealed(browser: Browser, serve
     deadline = time.monotonic() + 40
     clicked: list[str] = []
     while True:
-        assert time.monotonic() < deadline, f"setup did not finish ({clicked})"
-        shown = page.evaluate(SHOWN)
-        if shown["waiting"] or not shown["actions"]:
-            page.wait_for_timeout(20)
-            continue
+        turn = next_turn(page, frames, SHOWN, final="#burgundy-final", deadline=deadline,
+                         message=f"setup did not finish ({clicked})")
+        assert turn is not None, f"the game ended during setup ({clicked})"
+        shown, frame = turn
         if any(a.startswith("die:") for a in shown["actions"]):
             break
-        frame = [f for f in frames if f["type"] == "state" and f["version"] == shown["version"]]
-        if not frame:
-            page.wait_for_timeout(20)
-            continue
-        view = frame[-1]["view"]
-        check_drawing(shown, frame[-1])
+        view = frame["view"]
+        check_drawing(shown, frame)
         if view["players"][1]["board_types"] is None:  # the bot's board is secret: nothing of it is drawn
             assert not page.locator('.bg-estate[data-seat="1"]').count()
         action = next(a for a in shown["actions"] if a.startswith(("board:", "start:")))

@@ -5,7 +5,6 @@ into docs/screenshots/ (caylus-table.png, caylus-table-phone.png, caylus-final.p
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from typing import Any
@@ -15,6 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from meeple.core.registry import game_names
 from tests.browser.conftest import Server, record_frames, reload_and_check, screenshot_dir, views_by_version
+from tests.browser.helpers import check_own_views, check_replay, create_table, fill_lobby, first_preferred, next_turn
 
 pytestmark = pytest.mark.skipif("caylus" not in game_names(), reason="the Caylus engine is not installed")
 
@@ -39,11 +39,7 @@ def choose(actions: list[str], view: dict[str, Any], seat: int) -> str:
                     return found[0]
         if "pass" in actions:
             return "pass"
-    for prefix in PREFERENCE:
-        for action in actions:
-            if action.startswith(prefix):
-                return action
-    return actions[0]
+    return first_preferred(actions, PREFERENCE)
 
 
 #: One reading of the page: the version drawn, every clickable action, and what the player panels show.
@@ -77,16 +73,10 @@ def shoot(page: Page, name: str, width: int, height: int) -> None:
 def test_a_whole_caylus_game_against_a_bot_by_clicking(browser: Browser, server: Server) -> None:
     page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
     frames = record_frames(page)
-    page.goto(server.url + "/")
-    page.select_option("#game", "caylus")
-    page.fill("#players", "2")
-    page.locator("#players").dispatch_event("change")
-    page.fill("#name", "Ada")
+    fill_lobby(page, server, "caylus", players=2)
     expect(page.locator("#seat-kind-1")).to_have_value(re.compile(r"^bot:"))
     expect(page.locator("#seat-kind-2")).to_have_count(0)
-    page.click("#create-button")
-    page.wait_for_url(re.compile(r".*/tables/[0-9a-f]+$"))
-    table_id = page.url.rsplit("/", 1)[1]
+    table_id = create_table(page)
     expect(page.locator(".caylus")).to_be_visible()
     expect(page.locator(".space")).to_have_count(28)
 
@@ -95,24 +85,16 @@ def test_a_whole_caylus_game_against_a_bot_by_clicking(browser: Browser, server:
     shot = False
     kinds: set[str] = set()
     deadline = time.monotonic() + 240
-    while not page.locator("#caylus-final").count():
-        assert time.monotonic() < deadline, f"the game did not finish ({clicks} clicks)"
-        shown_now = page.evaluate(SHOWN)
-        actions, version = shown_now["actions"], shown_now["version"]
-        if not actions or shown_now["waiting"]:
-            page.wait_for_timeout(20)
-            continue
-        shown = [f for f in frames if f["type"] == "state" and f["version"] == version]
-        if not shown:  # the frame's event has not reached the test yet
-            page.wait_for_timeout(20)
-            continue
-        latest = shown[-1]
+    while (turn := next_turn(page, frames, SHOWN, final="#caylus-final", deadline=deadline,
+                             message=f"the game did not finish ({clicks} clicks)")) is not None:
+        shown, latest = turn
+        actions = shown["actions"]
         view = latest["view"]
         assert sorted(actions) == sorted(latest["legal"]), "every legal action is clickable once, nothing else"
         # what the page draws is the view it was sent
-        for drawn in shown_now["players"]:
+        for drawn in shown["players"]:
             assert drawn["cubes"] == view["players_state"][drawn["seat"]]["cubes"]
-        assert shown_now["road"] == [space["building"] for space in view["road"]]
+        assert shown["road"] == [space["building"] for space in view["road"]]
         kinds.add(view["pending"]["kind"])
         choice = choose(actions, view, 0)
         page.locator(f'[data-action="{choice}"]').click()
@@ -143,19 +125,6 @@ def test_a_whole_caylus_game_against_a_bot_by_clicking(browser: Browser, server:
     views = views_by_version(server, table_id, 0)
     spectator = views_by_version(server, table_id, None)
     assert views == spectator, "Caylus has no secrets: every view is the same"
-    states = [f for f in frames if f["type"] == "state"]
-    assert states and not [f for f in frames if f["type"] == "error"]
-    for frame in states:
-        assert frame["seat"] == 0
-        if frame["view"] is not None:
-            assert frame["view"] == views[frame["version"]]
-        assert all(entry["action"] is None for entry in frame["log"] if entry["seat"] != 0)
-        assert not {"history", "rng", "body"} & set(frame) and '"rng"' not in json.dumps(frame["view"])
-    assert states[-1]["is_over"] and states[-1]["version"] == len(views) - 1
+    check_own_views(frames, server, table_id, 0)
 
-    page.click("#replay-link")
-    expect(page.locator("#replay-position")).to_contain_text("step 0 of")
-    expect(page.locator(".caylus .space")).to_have_count(28)
-    page.click("#replay-last")
-    expect(page.locator("#caylus-final")).to_be_visible()
-    expect(page.locator(".caylus [data-action]")).to_have_count(0)
+    check_replay(page, ".caylus", ".space", 28, "#caylus-final")

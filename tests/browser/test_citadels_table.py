@@ -3,8 +3,6 @@ browser never receives (nor draws) anything but seat 0's own view."""
 
 from __future__ import annotations
 
-import json
-import re
 import time
 
 import pytest
@@ -12,6 +10,7 @@ from playwright.sync_api import Browser, expect
 
 from meeple.core.registry import game_names
 from tests.browser.conftest import Server, record_frames, reload_and_check, views_by_version
+from tests.browser.helpers import check_own_views, create_table, fill_lobby, first_preferred, join_by_invite, next_turn
 
 pytestmark = pytest.mark.skipif("citadels" not in game_names(), reason="the Citadels engine is not installed")
 
@@ -20,11 +19,8 @@ PREFERENCE = ("build:", "keep:", "pick:", "gold", "tax", "graveyard:take", "kill
 
 
 def choose(actions: list[str]) -> int:
-    for prefix in PREFERENCE:
-        for index, action in enumerate(actions):
-            if action.startswith(prefix):
-                return index
-    return 0
+    """The index of the action the test player clicks."""
+    return actions.index(first_preferred(actions, PREFERENCE))
 
 
 #: One consistent reading of the page: the version drawn, its clickable actions and the hand on show
@@ -44,33 +40,21 @@ SHOWN = """(seat) => {
 def test_a_whole_citadels_game_against_three_bots_by_clicking(browser: Browser, server: Server) -> None:
     page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
     frames = record_frames(page)
-    page.goto(server.url + "/")
-    page.select_option("#game", "citadels")
-    page.fill("#name", "Ada")
+    fill_lobby(page, server, "citadels")
     for seat in (1, 2, 3):
         expect(page.locator(f"#seat-kind-{seat}")).to_have_value("bot:random")
-    page.click("#create-button")
-    page.wait_for_url(re.compile(r".*/tables/[0-9a-f]+$"))
-    table_id = page.url.rsplit("/", 1)[1]
+    table_id = create_table(page)
     expect(page.locator(".citadels")).to_be_visible()
 
     clicks = 0
     reloaded = False
     deadline = time.monotonic() + 150
-    while not page.locator("#citadels-final").count():
-        assert time.monotonic() < deadline, f"the game did not finish ({clicks} clicks)"
-        shown_now = page.evaluate(SHOWN, 0)
-        actions, version = shown_now["actions"], shown_now["version"]
-        if not actions or shown_now["waiting"]:
-            page.wait_for_timeout(30)
-            continue
-        shown = [f for f in frames if f["type"] == "state" and f["version"] == version]
-        if not shown:  # the frame's event has not reached the test yet
-            page.wait_for_timeout(30)
-            continue
-        latest = shown[-1]
+    while (turn := next_turn(page, frames, SHOWN, 0, final="#citadels-final", deadline=deadline,
+                             message=f"the game did not finish ({clicks} clicks)")) is not None:
+        shown, latest = turn
+        actions = shown["actions"]
         assert sorted(actions) == sorted(set(latest["legal"])), "every legal action is clickable, nothing else"
-        assert sorted(shown_now["hand"]) == sorted(latest["view"]["hand"])
+        assert sorted(shown["hand"]) == sorted(latest["view"]["hand"])
         page.locator(f'[data-action="{actions[choose(actions)]}"]').first.click()
         clicks += 1
         if clicks == 12 and not reloaded:
@@ -82,16 +66,7 @@ def test_a_whole_citadels_game_against_three_bots_by_clicking(browser: Browser, 
     assert reloaded and clicks > 10
 
     # Everything the page was ever sent is seat 0's own view of that moment, and nothing else.
-    views = views_by_version(server, table_id, 0)
-    states = [f for f in frames if f["type"] == "state"]
-    assert states and not [f for f in frames if f["type"] == "error"]
-    for frame in states:
-        assert frame["seat"] == 0
-        if frame["view"] is not None:
-            assert frame["view"] == views[frame["version"]]
-        assert all(entry["action"] is None for entry in frame["log"] if entry["seat"] != 0)
-        assert not {"history", "rng", "body"} & set(frame) and '"rng"' not in json.dumps(frame["view"])
-    assert states[-1]["is_over"] and states[-1]["version"] == len(views) - 1
+    check_own_views(frames, server, table_id, 0)
 
     page.click("#replay-link")
     expect(page.locator("#replay-position")).to_contain_text("step 0 of")
@@ -107,16 +82,10 @@ def test_two_people_and_two_bots_play_citadels_in_two_browsers(browser: Browser,
     ada = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
     bob = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
     frames = {0: record_frames(ada), 1: record_frames(bob)}
-    ada.goto(server.url + "/")
-    ada.select_option("#game", "citadels")
-    ada.fill("#name", "Ada")
+    fill_lobby(ada, server, "citadels")
     ada.select_option("#seat-kind-1", "human")
-    ada.click("#create-button")
-    ada.wait_for_url(re.compile(r".*/tables/[0-9a-f]+$"))
-    table_id = ada.url.rsplit("/", 1)[1]
-    bob.goto(ada.locator(".invite-link").first.input_value())
-    bob.fill("#join-name", "Bob")
-    bob.click("button.join-seat.invited")
+    table_id = create_table(ada)
+    join_by_invite(bob, ada.locator(".invite-link").first.input_value(), "Bob")
     expect(bob.locator(".cz-hand")).to_have_attribute("data-seat", "1")
 
     # Both play the first two rounds; then Bob leaves, a bot takes his seat, and Ada plays on to the end.

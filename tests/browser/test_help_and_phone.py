@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from meeple.core.registry import game_names
 from tests.browser.conftest import ROOT, Server
+from tests.browser.helpers import create_table, drawn_version, fill_lobby, wait_past_version
 from tests.browser.test_citadels_table import choose
 
 HELP = ROOT / "meeple" / "web" / "help"
@@ -41,19 +41,10 @@ def help_doc(language: str) -> dict[str, Any]:
 
 
 def create_citadels_table(page: Page, server: Server, players: int) -> str:
-    page.goto(server.url + "/")
-    page.select_option("#game", "citadels")
-    page.fill("#players", str(players))
-    page.dispatch_event("#players", "change")
-    page.fill("#name", "Ada")
-    page.click("#create-button")
-    page.wait_for_url(re.compile(r".*/tables/[0-9a-f]+$"))
+    fill_lobby(page, server, "citadels", players=players)
+    table_id = create_table(page)
     expect(page.locator(".citadels")).to_be_visible()
-    return page.url.rsplit("/", 1)[1]
-
-
-def version(page: Page) -> int:
-    return int(page.locator("#board").get_attribute("data-version") or "0")
+    return table_id
 
 
 def play(page: Page, clicks: int, *, through_help: bool = False) -> int:
@@ -67,14 +58,14 @@ def play(page: Page, clicks: int, *, through_help: bool = False) -> int:
         if not actions or page.locator("body.waiting-for-server").count():
             page.wait_for_timeout(30)
             continue
-        before = version(page)
+        before = drawn_version(page)
         target = page.locator(f'#board [data-action="{actions[choose(actions)]}"]').first
         if through_help:
             target.dispatch_event("click")
         else:
             target.click()
         made += 1
-        page.wait_for_function(f"() => Number(document.getElementById('board').dataset.version) > {before}")
+        wait_past_version(page, before)
     return made
 
 
@@ -131,9 +122,9 @@ def test_rules_help_in_four_languages_while_the_game_plays_on(
     open_help_by_keyboard(page)
     check_help(page, "en")
     page.fill("#help-search", help_doc("en")["sections"][0]["entries"][3]["name"])  # a typed filter survives updates
-    before = version(page)
+    before = drawn_version(page)
     assert play(page, 2, through_help=True) == 2
-    assert version(page) > before
+    assert drawn_version(page) > before
     expect(page.locator("#help-panel")).to_be_visible()
     expect(page.locator(".help-entry:not([hidden])")).to_have_count(1)
     page.keyboard.press("Escape")
@@ -192,13 +183,8 @@ def test_lobby_and_table_never_scroll_sideways_at_phone_width(browser: Browser, 
 
 def test_replay_page_has_the_help_button_and_arrows_wait_while_it_is_open(browser: Browser, server: Server) -> None:
     page = browser.new_context(viewport=PHONE).new_page()
-    page.goto(server.url + "/")
-    page.select_option("#game", "toy")
-    page.fill("#players", "2")
-    page.dispatch_event("#players", "change")
-    page.fill("#name", "Ada")
-    page.click("#create-button")
-    page.wait_for_url(re.compile(r".*/tables/[0-9a-f]+$"))
+    fill_lobby(page, server, "toy", players=2)
+    create_table(page)
     for _ in range(200):
         if page.locator("#final-scores").count():
             break

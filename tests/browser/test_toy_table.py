@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-import re
-
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import Server
+from tests.browser.helpers import create_table, fill_lobby, join_by_invite
 
 
 def create_toy_table(page: Page, server: Server, name: str, second_seat: str) -> str:
-    page.goto(server.url + "/")
-    page.select_option("#game", "toy")
-    page.fill("#players", "2")
-    page.dispatch_event("#players", "change")
-    page.fill("#name", name)
+    fill_lobby(page, server, "toy", players=2, name=name)
     page.select_option("#seat-kind-1", second_seat)
-    page.click("#create-button")
-    page.wait_for_url(re.compile(r".*/tables/[0-9a-f]+$"))
-    return page.url.rsplit("/", 1)[1]
+    return create_table(page)
 
 
 def own_hand(page: Page) -> list[str]:
@@ -33,9 +26,7 @@ def test_two_browsers_play_the_toy_game_by_clicking(browser: Browser, server: Se
     assert invite.endswith(f"/tables/{table_id}?seat=1")
 
     bob = browser.new_context().new_page()
-    bob.goto(invite)
-    bob.fill("#join-name", "Bob")
-    bob.click("button.join-seat.invited")
+    join_by_invite(bob, invite, "Bob")
     expect(bob.locator(".seat-chip.me")).to_contain_text("Bob")
     expect(ada.locator("#banner")).to_have_text("Your turn!")
 
