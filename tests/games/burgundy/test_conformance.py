@@ -13,8 +13,26 @@ from hypothesis import strategies as st
 from meeple import load_game
 from meeple.core.contract import GameState
 from meeple.core.rng import Rng
-from meeple.games.burgundy.data import DEPOT_SPACES, GOODS_PER_KIND, ROUNDS, TILE_COUNTS, TILE_TYPE, C, M
-from meeple.games.burgundy.state import EMPTY, BurgundyState
+from meeple.games.burgundy import actions as act
+from meeple.games.burgundy.actions import BAction
+from meeple.games.burgundy.data import (
+    BOARDS,
+    DEPOT_SPACES,
+    DIST,
+    GOODS_PER_KIND,
+    NEIGHBOURS,
+    ROUNDS,
+    SPACE_DIE,
+    SPACES,
+    TILE_COUNTS,
+    TILE_TYPE,
+    A,
+    B,
+    C,
+    M,
+    S,
+)
+from meeple.games.burgundy.state import EMPTY, K01, K08, K09, K10, K11, K12, BurgundyState
 from tests.conformance import play_and_check
 
 
@@ -140,6 +158,55 @@ def test_die_actions_are_what_choosing_the_die_makes_legal(seed: int, players: i
             checked += 1
         state.apply(chooser.choice(state.legal_actions()))
     assert checked >= 25 * players * 2  # both dice of every seat in every round, at least
+
+
+def _reference_die_actions(state: BurgundyState, seat: int, rolled: int) -> tuple[BAction, ...]:
+    """A die's legal actions written straight from reference §3.5, §3.6 and §3.8, space by space and
+    without the engine's bit masks: takes, placements, sales, then the workers action."""
+    kmask, workers = state.kmask[seat], state.workers[seat]
+
+    def affordable(target: int, free: bool) -> bool:
+        need = max(0, DIST[rolled][target] - free)
+        return (need + 1) // 2 <= workers if kmask & K08 else need <= workers
+
+    out = [act.TAKE_ACTIONS[d][t] for d in range(1, 7) if affordable(d, bool(kmask & K12))
+           for t in sorted({t for t in state.depots[d] if t != EMPTY})]
+    board, estate = BOARDS[state.board[seat]], state.estate[seat]
+    free_bit = {B: K09, S: K10, A: K10}
+    for t in sorted(set(state.storage[seat])):
+        kind = TILE_TYPE[t]
+        for space in range(1, SPACES + 1):
+            city = board.regions[board.region_of[space]]
+            if (estate[space] == EMPTY and board.types[space] == kind
+                    and any(estate[n] != EMPTY for n in NEIGHBOURS[space])
+                    and not (kind == B and not kmask & K01 and any(estate[c] == t for c in city))
+                    and affordable(SPACE_DIE[space], bool(kmask & free_bit.get(kind, K11)))):
+                out.append(act.PLACE_ACTIONS[t][space])
+    out += [act.SELL_ACTIONS[g] for g in range(1, 7) if state.goods[seat][g] and affordable(g, False)]
+    return (*out, act.WORKERS_ACTION)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32), players=st.integers(min_value=2, max_value=4))
+def test_die_actions_follow_the_rules_with_and_without_knowledge_tiles(seed: int, players: int) -> None:
+    """The engine's die actions (a short path without K01/K08-K12, a general one with them) equal the
+    rules written out plainly, for every die value at every turn of a random game; and seats are
+    given those knowledge tiles at random, so both paths are checked often."""
+    chooser = random.Random(seed)
+    state = load_game("burgundy").new_game(players=players, seed=seed)
+    checked = knowing = 0
+    while not state.is_over:
+        seat = state.current_player
+        if not state.pending and seat is not None:
+            if chooser.random() < 0.3:  # give or take one (the game goes on with it: only legality is checked)
+                state.kmask[seat] ^= chooser.choice((K01, K08, K09, K10, K11, K12))
+                state._legal = None
+            for value in range(1, 7):
+                assert state.die_actions(seat, value) == _reference_die_actions(state, seat, value)
+                checked += 1
+                knowing += bool(state.kmask[seat] & (K01 | K08 | K09 | K10 | K11 | K12))
+        state.apply(chooser.choice(state.legal_actions()))
+    assert checked >= 25 * players * 6 and 0 < knowing < checked
 
 
 @pytest.mark.parametrize("rejected", [None, 0, 7, 23])
