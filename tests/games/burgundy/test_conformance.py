@@ -209,6 +209,23 @@ def test_die_actions_follow_the_rules_with_and_without_knowledge_tiles(seed: int
     assert checked >= 25 * players * 6 and 0 < knowing < checked
 
 
+def test_the_base_class_apply_plays_the_same_game() -> None:
+    """Burgundy's ``apply`` checks and carries out in one method; the contract's route
+    (``GameState.apply``: its own check, then the ``_apply`` hook, then the history) plays the very
+    same game, by action and by notation."""
+    chooser = random.Random(5)
+    fast = load_game("burgundy").new_game(players=3, seed=5)
+    base = fast.clone()
+    steps = 0
+    while not fast.is_over:
+        action = chooser.choice(fast.legal_actions())
+        fast.apply(action)
+        GameState.apply(base, action if steps % 2 else action.notation)
+        steps += 1
+    assert base.history == fast.history and len(fast.history) == steps
+    assert base.to_json() == fast.to_json()
+
+
 @pytest.mark.parametrize("rejected", [None, 0, 7, 23])
 def test_round_dice_are_the_generators_draws_even_past_a_rejected_draw(rejected: int | None) -> None:
     """Each round's dice are exactly ``rng.dice(2 * players + 1)`` at that round, although the engine
