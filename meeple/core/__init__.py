@@ -1,7 +1,7 @@
 """The engine contract shared by every game (see ``contract.py``)."""
 
 from meeple.core.contract import Action, Game, GameState
-from meeple.core.errors import IllegalAction, InvalidOptions, InvalidState, MeepleError, UnknownGame
+from meeple.core.errors import IllegalAction, InvalidOptions, InvalidSeat, InvalidState, MeepleError, UnknownGame
 from meeple.core.options import Option, OptionSet
 from meeple.core.registry import game_names, load_game
 from meeple.core.rng import Rng
@@ -12,6 +12,7 @@ __all__ = [
     "GameState",
     "IllegalAction",
     "InvalidOptions",
+    "InvalidSeat",
     "InvalidState",
     "MeepleError",
     "Option",

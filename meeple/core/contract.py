@@ -20,7 +20,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
-from meeple.core.errors import IllegalAction, InvalidOptions, InvalidState
+from meeple.core.errors import IllegalAction, InvalidOptions, InvalidSeat, InvalidState
 from meeple.core.options import Option, OptionSet, OptionValue
 from meeple.core.rng import Rng, as_rng
 
@@ -186,9 +186,20 @@ class GameState(ABC, Generic[A]):
     def winners(self) -> list[int]:
         """The winning seats after the official tie-breaks (several only for a shared win)."""
 
-    @abstractmethod
     def view(self, seat: int | None) -> JSON:
-        """A JSON-safe dict of exactly what ``seat`` may know; ``None`` is a spectator."""
+        """A JSON-safe dict of exactly what ``seat`` may know; ``None`` is a spectator.
+
+        The seat is checked here, once for every game: a game's ``_view`` indexes its per-seat lists,
+        where ``-1`` would quietly be the last seat and show that seat's hand.
+        """
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.players):
+            raise InvalidSeat(f"no seat {seat!r} at a {self.players}-player table: a view is for seats "
+                              f"0–{self.players - 1}, or None for a spectator")
+        return self._view(seat)
+
+    @abstractmethod
+    def _view(self, seat: int | None) -> JSON:
+        """The view of a valid seat (or ``None``); called only through ``view``."""
 
     @abstractmethod
     def dump_body(self) -> JSON:

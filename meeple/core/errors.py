@@ -22,5 +22,9 @@ class InvalidState(MeepleError, ValueError):
     """A JSON document that is not a valid saved state of the game it claims to be."""
 
 
+class InvalidSeat(MeepleError, ValueError):
+    """A seat that is not at the table (views are for seats ``0 … players-1`` or ``None``)."""
+
+
 class UnknownGame(MeepleError, LookupError):
     """A game name that meeple does not know."""

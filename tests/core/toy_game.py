@@ -70,7 +70,7 @@ class ToyState(GameState[ToyAction]):
         scores = self.scores()
         return [scores.index(max(scores))]
 
-    def view(self, seat: int | None) -> JSON:
+    def _view(self, seat: int | None) -> JSON:
         return {
             "played": [list(p) for p in self.played],
             "hand_sizes": [len(h) for h in self.hands],

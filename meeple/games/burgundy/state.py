@@ -1164,7 +1164,7 @@ class BurgundyState(GameState[BAction]):
 
     # --- views --------------------------------------------------------------------------------------
 
-    def view(self, seat: int | None) -> JSON:
+    def _view(self, seat: int | None) -> JSON:
         """Everything is public except future goods stacks, the box and the hex piles' order (§6)."""
         n = self.players
         players = []

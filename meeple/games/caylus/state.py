@@ -1129,7 +1129,7 @@ class CaylusState(GameState[Act]):
 
     # --- view -----------------------------------------------------------------------------------
 
-    def view(self, seat: int | None) -> JSON:
+    def _view(self, seat: int | None) -> JSON:
         return build_view(self, seat)
 
     def pending(self) -> dict[str, Any] | None:

@@ -1085,7 +1085,7 @@ class CitadelsState(GameState[Act]):
         """The face-down characters ``seat`` saw this round (its own 2-player discards, the leftover)."""
         return [c for (st, kind, c) in self.steps if st == seat and kind in (S_DISCARD, S_AUTO_FD)]
 
-    def view(self, seat: int | None) -> JSON:
+    def _view(self, seat: int | None) -> JSON:
         n = self.players
         over = self.phase == P_OVER
         rules = self.rules

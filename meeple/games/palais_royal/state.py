@@ -653,7 +653,7 @@ class PalaisRoyalState(GameState[PalaisAction]):
 
     # --- views ---------------------------------------------------------------------------------
 
-    def view(self, seat: int | None) -> JSON:
+    def _view(self, seat: int | None) -> JSON:
         rules = self.rules
         n = self.players
         layout = rules.layout
