@@ -248,8 +248,9 @@ def tournament(
 
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on; 0.0.0.0 to let other machines in.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    host: Annotated[str, typer.Option(
+        envvar="MEEPLE_HOST", help="Address to listen on; 0.0.0.0 to let other machines in.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(envvar="MEEPLE_PORT", help="Port to listen on.")] = 8000,
     database_url: Annotated[str | None, typer.Option(
         "--database-url", envvar="MEEPLE_DATABASE_URL",
         help="SQLAlchemy URL, e.g. postgresql+psycopg://user:pw@host/meeple; default an SQLite file in the "

@@ -1,57 +1,97 @@
 #!/usr/bin/env bash
-# Installs everything the tests need, then runs the whole suite: ruff, mypy, the shared engine
-# contract check for every installed game, and pytest (last, so its summary closes the output).
+# The whole test suite: ruff, mypy, then pytest (last, so its summary closes the output).
+#
+#   bash scripts/test.sh [--system] [pytest arguments…]
+#
+# It works in a virtual environment: the active one ($VIRTUAL_ENV), else .venv in the repository
+# (made with `python3 -m venv` if missing, as README's first command does), so it runs on a system
+# Python that refuses `pip install` (PEP 668). It installs meeple with its test extras there and
+# changes nothing else on the machine unless asked:
+#
+#   --system  (or MEEPLE_TEST_SYSTEM=1; CI's .ci/run asks for it) as root on Debian: install the
+#             missing Debian packages the browser and database tests need (chromium, postgresql),
+#             create a throwaway PostgreSQL test database on the loopback interface, and start the
+#             cluster if it is stopped; a cluster it started is stopped again at the end.
+#
+# Without it, whatever services exist are used (tests/services.py finds them the same way when pytest
+# runs alone) and the tests of a missing one are skipped, each with its reason.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "meeple needs Python 3.11 or newer" >&2; exit 1; }
-python3 -m pip install --quiet --disable-pip-version-check -e '.[test,postgres]'
-
-# System packages the server and browser tests use: Debian's chromium (driven through Playwright,
-# whose own browser download cannot work here) and a PostgreSQL server for the PostgreSQL runs.
-missing=()
-command -v chromium >/dev/null 2>&1 || missing+=(chromium)
-command -v pg_ctlcluster >/dev/null 2>&1 || missing+=(postgresql)
-if [ ${#missing[@]} -gt 0 ]; then
-  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-    echo "== installing ${missing[*]}"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-  else
-    echo "missing ${missing[*]} and cannot install them here: those tests will be skipped (outside CI)" >&2
-  fi
+system=${MEEPLE_TEST_SYSTEM:-0}
+if [ "${1:-}" = "--system" ]; then
+  system=1
+  shift
 fi
 
+if [ -n "${VIRTUAL_ENV:-}" ]; then
+  python="$VIRTUAL_ENV/bin/python"
+else
+  [ -x .venv/bin/python ] || python3 -m venv .venv
+  python=.venv/bin/python
+fi
+"$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "meeple needs Python 3.11 or newer" >&2; exit 1; }
+echo "== installing meeple and its test tools into $("$python" -c 'import sys; print(sys.prefix)')"
+"$python" -m pip install --quiet --disable-pip-version-check -e '.[test,postgres]'
+
+stop_cluster=""
+cleanup() {
+  if [ -n "$stop_cluster" ]; then
+    echo "== stopping the PostgreSQL cluster this run started ($stop_cluster)"
+    pg_ctlcluster $stop_cluster stop || true
+  fi
+}
+trap cleanup EXIT
+
+install_system_packages() {
+  # Debian's chromium (Playwright drives it: its own browser download cannot work here) and PostgreSQL.
+  local missing=()
+  command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+  command -v pg_ctlcluster >/dev/null 2>&1 || missing+=(postgresql)
+  [ ${#missing[@]} -gt 0 ] || return 0
+  echo "== installing ${missing[*]}"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
 start_postgres() {
-  # A throwaway PostgreSQL on the loopback interface (Debian's default), for tests/server.
-  command -v pg_ctlcluster >/dev/null 2>&1 && [ "$(id -u)" = 0 ] || return 1
+  # A throwaway database meeple_test (role meeple_test) on the newest cluster, reached over loopback.
   local version port
   version=$(ls /usr/lib/postgresql | sort -V | tail -1)
   pg_lsclusters -h | awk '{print $1, $2}' | grep -qx "$version main" || pg_createcluster "$version" main >/dev/null
-  pg_ctlcluster "$version" main status >/dev/null 2>&1 || pg_ctlcluster "$version" main start
+  if ! pg_ctlcluster "$version" main status >/dev/null 2>&1; then
+    pg_ctlcluster "$version" main start
+    stop_cluster="$version main"
+  fi
   port=$(pg_lsclusters -h | awk -v v="$version" '$1 == v && $2 == "main" {print $3}')
   su postgres -c "psql -p $port -qtAc \"SELECT 1 FROM pg_roles WHERE rolname = 'meeple_test'\"" | grep -q 1 \
     || su postgres -c "psql -p $port -qc \"CREATE ROLE meeple_test LOGIN PASSWORD 'meeple_test'\""
   su postgres -c "psql -p $port -qtAc \"SELECT 1 FROM pg_database WHERE datname = 'meeple_test'\"" | grep -q 1 \
     || su postgres -c "createdb -p $port -O meeple_test meeple_test"
-  local url="postgresql+psycopg://meeple_test:meeple_test@127.0.0.1:$port/meeple_test"
-  python3 -c "import sqlalchemy, sys; sqlalchemy.create_engine(sys.argv[1]).connect().close()" "$url" || return 1
-  export MEEPLE_TEST_POSTGRES_URL="$url"
+  export MEEPLE_TEST_POSTGRES_URL="postgresql+psycopg://meeple_test:meeple_test@127.0.0.1:$port/meeple_test"
 }
-if [ -z "${MEEPLE_TEST_POSTGRES_URL:-}" ]; then
+
+if [ "$system" = 1 ]; then
+  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+    echo "--system needs root on Debian or Ubuntu (apt-get); install chromium and postgresql yourself" >&2
+    exit 1
+  fi
+  install_system_packages
   echo "== PostgreSQL for the server tests"
-  start_postgres || echo "no PostgreSQL server here: the PostgreSQL runs of tests/server will be skipped" >&2
+  start_postgres
+else
+  echo "== no --system: nothing installed or started; tests of a missing service (chromium, PostgreSQL) are skipped"
 fi
 
 echo "== ruff"
-python3 -m ruff check .
+"$python" -m ruff check .
 echo "== mypy"
-python3 -m mypy
-echo "== engine contract (../shared/checks/contract.py)"
-if [ ! -f ../shared/checks/contract.py ]; then
-  echo "../shared/checks/contract.py is missing: clone the repository beside shared/" >&2
-  exit 1
+"$python" -m mypy
+if [ -f ../shared/checks/contract.py ]; then
+  # The outside contract check, when the shared folder happens to sit beside the repository; the
+  # project's own tests/test_engine_contract.py holds the same checks and more.
+  echo "== outside engine contract check (../shared/checks/contract.py)"
+  mapfile -t games < <("$python" -c 'import meeple; print("\n".join(meeple.game_names()))')
+  "$python" ../shared/checks/contract.py "${games[@]}"
 fi
-mapfile -t games < <(python3 -c 'import meeple; print("\n".join(meeple.game_names()))')
-python3 ../shared/checks/contract.py "${games[@]}"
 echo "== pytest"
-python3 -m pytest -q -p no:cacheprovider "$@"
+"$python" -m pytest -q -p no:cacheprovider "$@"

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -21,10 +20,10 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from meeple.core.registry import load_game
+from tests.services import IN_CI, chromium_path
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+CHROMIUM = chromium_path()
 
 if not CHROMIUM and not IN_CI:
     pytest.skip("chromium is not installed (apt-get install chromium); browser tests skipped", allow_module_level=True)

@@ -1,12 +1,12 @@
 """A real app on a temporary SQLite file, with the toy game registered and bots moving at once.
 
-Every test also runs on PostgreSQL when ``MEEPLE_TEST_POSTGRES_URL`` names a database it may wipe
-(``scripts/test.sh`` starts a loopback PostgreSQL server and sets it).
+Every test also runs on PostgreSQL when a test database answers (``tests/services.py``: the one
+``MEEPLE_TEST_POSTGRES_URL`` names, which the tests may wipe, or the one ``scripts/test.sh --system``
+makes); in CI it must.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,11 +18,12 @@ from sqlalchemy import create_engine, text
 from meeple.core import registry
 from meeple.server.app import create_app
 from meeple.server.config import Settings
+from tests.services import IN_CI, postgres_url
 
 registry.GAME_CLASSES.setdefault("toy", "tests.core.toy_game:Toy")
 
 
-POSTGRES_URL = os.environ.get("MEEPLE_TEST_POSTGRES_URL")
+POSTGRES_URL = postgres_url()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -30,7 +31,9 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'meeple.sqlite3'}"
     if not POSTGRES_URL:
-        pytest.skip("MEEPLE_TEST_POSTGRES_URL is not set (scripts/test.sh starts a PostgreSQL server and sets it)")
+        if IN_CI:
+            pytest.fail("PostgreSQL is required in CI (bash scripts/test.sh --system sets one up)")
+        pytest.skip("no test PostgreSQL answers (set MEEPLE_TEST_POSTGRES_URL, or run scripts/test.sh --system)")
     engine = create_engine(POSTGRES_URL)
     with engine.begin() as connection:
         connection.execute(text(
