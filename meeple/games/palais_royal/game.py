@@ -77,7 +77,7 @@ OPTIONS = OptionSet(
 
 
 class PalaisRoyal(Game[PalaisRoyalState]):
-    """Palais Royal for 2–4 players (rules reference: ../shared/rules/palais_royal.md)."""
+    """Palais Royal for 2–4 players (rules reference: docs/rules/palais_royal.md)."""
 
     name = "palais_royal"
     title = "Palais Royal"
