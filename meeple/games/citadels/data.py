@@ -47,6 +47,7 @@ DISTRICTS: tuple[tuple[str, str, int, int, int, int], ...] = (
 DISTRICT_SLUGS: tuple[str, ...] = tuple(d[0] for d in DISTRICTS)
 DISTRICT_NAMES: tuple[str, ...] = tuple(d[1] for d in DISTRICTS)
 DISTRICT_TYPE: tuple[int, ...] = tuple(d[2] for d in DISTRICTS)
+#: Printed points (the default options); the engine scores with ``district_points`` of the active options.
 DISTRICT_POINTS: tuple[int, ...] = tuple(d[4] for d in DISTRICTS)
 DISTRICT_INDEX: dict[str, int] = {slug: i for i, slug in enumerate(DISTRICT_SLUGS)}
 KIND_COUNT = len(DISTRICTS)
@@ -64,10 +65,22 @@ def _printed_costs(observatory_cost: int) -> tuple[int, ...]:
 #: Printed costs by kind, for each Observatory cost the options allow (D2).
 COSTS: dict[int, tuple[int, ...]] = {4: _printed_costs(4), 5: _printed_costs(5)}
 
+#: What a district scores beyond its cost (§3.2): 2 for the University and the Dragon Gate, else 0.
+SCORE_BONUS: tuple[int, ...] = tuple(d[4] - d[3] for d in DISTRICTS)
+
 
 def printed_costs(observatory_cost: int) -> tuple[int, ...]:
     """Printed costs, with the Observatory's cost taken from its option (D2)."""
     return COSTS[observatory_cost]
+
+
+def district_points(observatory_cost: int) -> tuple[int, ...]:
+    """What each district scores (§3.2): its cost under the options (D2), plus its bonus.
+
+    >>> district_points(5)[OBSERVATORY], district_points(4)[UNIVERSITY]
+    (5, 8)
+    """
+    return tuple(cost + bonus for cost, bonus in zip(COSTS[observatory_cost], SCORE_BONUS, strict=True))
 
 
 #: Deck presets (option ``deck``, D1): district kinds left out of the 68-card Classic deck.

@@ -61,7 +61,6 @@ from meeple.games.citadels.data import (
     CHARACTER_SLUGS,
     CHARACTER_TAX,
     DISTRICT_INDEX,
-    DISTRICT_POINTS,
     DISTRICT_SLUGS,
     DISTRICT_TYPE,
     FACE_UP_COUNT,
@@ -85,6 +84,7 @@ from meeple.games.citadels.data import (
     UNIQUE,
     WARLORD,
     deck_kinds,
+    district_points,
     printed_costs,
 )
 from meeple.games.citadels.events import (
@@ -187,8 +187,8 @@ class Rules:
 
     __slots__ = (
         "bonus_start", "cap", "cost", "deck_preset", "first_crown_random", "great_wall_self", "haunted_last_round",
-        "keep_all", "lab_gold", "max_rounds", "overbuild", "players", "script", "script_len", "smithy_draw",
-        "smithy_price", "tie_rank",
+        "keep_all", "lab_gold", "max_rounds", "overbuild", "players", "points", "script", "script_len",
+        "smithy_draw", "smithy_price", "tie_rank",
     )
 
     def __init__(self, players: int, options: dict[str, Any]) -> None:
@@ -200,7 +200,9 @@ class Rules:
             complete_at = 8 if players <= 3 or options["classic_variant"] else 7
         self.cap: int = complete_at
         self.overbuild: bool = options["overbuild"]
+        #: Every value read from a district (build and destroy prices, points) follows its cost under the options.
         self.cost: tuple[int, ...] = printed_costs(options["observatory_cost"])
+        self.points: tuple[int, ...] = district_points(options["observatory_cost"])
         self.lab_gold: int = options["laboratory_gold"]
         price, draw = str(options["smithy"]).split(":")
         self.smithy_price = int(price)
@@ -813,7 +815,7 @@ class CitadelsState(GameState[Act]):
     # --- scoring -------------------------------------------------------------------------------
 
     def _district_points(self, seat: int) -> int:
-        points = DISTRICT_POINTS
+        points = self.rules.points
         return sum(points[d] for d in self.cities[seat])
 
     def score_breakdown(self, seat: int) -> dict[str, int]:

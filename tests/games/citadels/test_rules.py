@@ -182,6 +182,40 @@ def test_observatory_cost_option(cost: int, buildable: bool) -> None:
     assert ("build:observatory" in legal(s)) == buildable
 
 
+@pytest.mark.parametrize("options", [{"observatory_cost": 5}, {"preset": "original"}])
+def test_3_2_a_district_scores_its_cost_under_the_options_d2(options: dict[str, object]) -> None:
+    """§3.2: a district scores what it cost to build, so a 5-gold Observatory (D2) scores 5, not the printed 4."""
+    s = new_state(4, options)
+    set_table(s, cities={0: ["observatory", "manor"]})
+    finish(s)
+    assert s.score_breakdown(0)["districts"] == 5 + 3
+    assert s.scores()[0] == 8
+
+
+def test_2_6_destroy_cost_follows_the_optioned_cost_d2() -> None:
+    """§2.6: the Warlord pays the district's cost − 1, the cost being the one the options set (D2)."""
+    s = new_state(4, {"observatory_cost": 5})
+    set_table(s, cities={0: ["observatory", "great_wall"]}, gold={3: 5})
+    start_action_phase(s, {"assassin": 0, "thief": 1, "king": 2, "warlord": 3}, faceup=["bishop", "merchant"],
+                       from_character="warlord")
+    assert s.destroy_cost(0, k("observatory")) == 5 - 1 + 1  # behind the Great Wall
+    assert "destroy:0:observatory" in legal(s)
+    s.gold[3] = 4
+    s._legal = None
+    assert "destroy:0:observatory" not in legal(s)
+
+
+def test_e15_ffg_tie_break_counts_district_points_at_the_optioned_cost_d2() -> None:
+    """D22 (tie_break=ffg): "district points" are what the districts score, the 5-gold Observatory 5 (D2)."""
+    s = new_state(2, {"observatory_cost": 5, "tie_break": "ffg"})
+    set_table(s, cities={0: ["observatory", "temple"], 1: ["palace"]}, gold={0: 0, 1: 1})
+    finish(s)
+    assert s.scores() == [6, 5] and s.winners() == [0]
+    set_table(s, cities={0: ["observatory"], 1: ["palace"]}, gold={0: 0, 1: 1})
+    finish(s)
+    assert s.scores() == [5, 5] and s.winners() == [1]  # equal district points, then the most gold
+
+
 def test_a_district_works_the_turn_it_is_built() -> None:
     """D25: build the Smithy, then use it; build the School of Magic, then tax with it."""
     s = new_state(4)
