@@ -53,6 +53,10 @@ install_system_packages() {
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
+as_postgres() {  # from /, since the postgres user may not enter the folder we run in
+  (cd / && su postgres -c "$1")
+}
+
 start_postgres() {
   # A throwaway database meeple_test (role meeple_test) on the newest cluster, reached over loopback.
   local version port
@@ -63,10 +67,10 @@ start_postgres() {
     stop_cluster="$version main"
   fi
   port=$(pg_lsclusters -h | awk -v v="$version" '$1 == v && $2 == "main" {print $3}')
-  su postgres -c "psql -p $port -qtAc \"SELECT 1 FROM pg_roles WHERE rolname = 'meeple_test'\"" | grep -q 1 \
-    || su postgres -c "psql -p $port -qc \"CREATE ROLE meeple_test LOGIN PASSWORD 'meeple_test'\""
-  su postgres -c "psql -p $port -qtAc \"SELECT 1 FROM pg_database WHERE datname = 'meeple_test'\"" | grep -q 1 \
-    || su postgres -c "createdb -p $port -O meeple_test meeple_test"
+  as_postgres "psql -p $port -qtAc \"SELECT 1 FROM pg_roles WHERE rolname = 'meeple_test'\"" | grep -q 1 \
+    || as_postgres "psql -p $port -qc \"CREATE ROLE meeple_test LOGIN PASSWORD 'meeple_test'\""
+  as_postgres "psql -p $port -qtAc \"SELECT 1 FROM pg_database WHERE datname = 'meeple_test'\"" | grep -q 1 \
+    || as_postgres "createdb -p $port -O meeple_test meeple_test"
   export MEEPLE_TEST_POSTGRES_URL="postgresql+psycopg://meeple_test:meeple_test@127.0.0.1:$port/meeple_test"
 }
 
