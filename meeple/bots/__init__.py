@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, overload
 
 from meeple.bots.base import Bot
 from meeple.bots.heuristics import GameHeuristicBot, has_heuristic, ranked_by
@@ -92,31 +92,39 @@ def hard_bot(seed: int | str = 0, **overrides: Any) -> HardBot:
     return HardBot(seed, **overrides)
 
 
-#: Bot kinds by name, each a factory taking the bot's seed. Levels: "easy" is the random bot;
-#: "medium" (also "heuristic") plays the game's own rules of thumb (meeple/bots/heuristics/<game>.py);
-#: "hard" is ISMCTS with the heuristic playing every rollout to the end, 0.5–1 s per decision.
-#: "ismcts" is the plain search (random rollouts, 1,000 determinized iterations per decision, but never
-#: more than 2 s, so a seat at a table never stalls on a game whose random rollouts are long).
+#: The three bot levels, each a factory taking the bot's seed: "easy" is the random bot; "medium" plays
+#: the game's own rules of thumb (meeple/bots/heuristics/<game>.py); "hard" is ISMCTS with the heuristic
+#: playing every rollout to the end, 0.5–1 s per decision. Only these names are offered anywhere.
 BOT_KINDS: dict[str, Callable[[int | str], Bot]] = {
-    "random": RandomBot,
     "easy": RandomBot,
-    "heuristic": GameHeuristicBot,
     "medium": GameHeuristicBot,
     "hard": hard_bot,
-    "ismcts": lambda seed: ISMCTSBot(seed, iterations=1000, time_limit=2.0),
 }
+
+#: The levels' former names, kept so that old command lines and tables saved under them still work.
+RENAMED_LEVELS: dict[str, str] = {"random": "easy", "heuristic": "medium", "ismcts": "hard"}
+
+
+@overload
+def level_name(name: str) -> str: ...
+@overload
+def level_name(name: None) -> None: ...
+def level_name(name: str | None) -> str | None:
+    """The current name of a bot level: a former name (``random``, ``heuristic``, ``ismcts``) becomes
+    ``easy``, ``medium`` or ``hard``; any other name (and a human seat's None) is returned as it is."""
+    return None if name is None else RENAMED_LEVELS.get(name, name)
 
 
 def make_bot(kind: str, seed: int | str = 0) -> Bot:
-    """A bot of the named kind with its own seed; unknown kinds raise ``ValueError``."""
+    """A bot of the named level (or its former name) with its own seed; unknown names raise ``ValueError``."""
     try:
-        factory = BOT_KINDS[kind]
+        factory = BOT_KINDS[level_name(kind)]
     except KeyError:
         raise ValueError(f"unknown bot {kind!r}; available: {', '.join(BOT_KINDS)}") from None
     return factory(seed)
 
 
 __all__ = [
-    "BOT_KINDS", "HARD_SETTINGS", "HARD_SETTINGS_BY_GAME", "Bot", "HardBot", "ISMCTSBot", "RandomBot",
-    "RolloutPolicy", "hard_bot", "make_bot",
+    "BOT_KINDS", "HARD_SETTINGS", "HARD_SETTINGS_BY_GAME", "RENAMED_LEVELS", "Bot", "HardBot", "ISMCTSBot",
+    "RandomBot", "RolloutPolicy", "hard_bot", "level_name", "make_bot",
 ]

@@ -24,7 +24,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from meeple.bots import BOT_KINDS, make_bot
+from meeple.bots import BOT_KINDS, level_name, make_bot
 from meeple.core.contract import JSON, Game, GameState
 from meeple.core.errors import IllegalAction, MeepleError
 from meeple.core.registry import game_names, load_game
@@ -226,7 +226,7 @@ class TableService:
 
     def _restore(self, session: Session, row: GameTable) -> LiveTable:
         game = load_game(row.game)
-        seats = [SeatInfo(s.kind, s.bot_level, s.name, s.token_hash, s.account_id) for s in row.seats]
+        seats = [SeatInfo(s.kind, level_name(s.bot_level), s.name, s.token_hash, s.account_id) for s in row.seats]
         table = LiveTable(
             id=row.id, game=game, players=row.players, seed=row.seed, options=dict(row.options),
             status=row.status, host_token_hash=row.host_token_hash, created_at=_aware(row.created_at),
@@ -352,7 +352,7 @@ class TableService:
             if not isinstance(spec, Mapping) or spec.get("kind") not in (HUMAN, BOT):
                 raise Refused("bad_seats", f"seat {index}: kind must be 'human' or 'bot'")
             if spec["kind"] == BOT:
-                level = spec.get("level") or "random"
+                level = level_name(spec.get("level") or "easy")
                 if level not in BOT_KINDS:
                     raise Refused("bad_seats", f"seat {index}: bot level must be one of {', '.join(BOT_KINDS)}")
                 infos.append(SeatInfo(BOT, bot_level=level, name=None))
@@ -394,7 +394,7 @@ class TableService:
                 raise Refused("finished", "this game is over")
             if table.seat_of(seat_token) != seat and not table.is_host(host_token):
                 raise Refused("forbidden", "only that seat's player or the table's host can do this", 403)
-            level = level or "random"
+            level = level_name(level or "easy")
             if level not in BOT_KINDS:
                 raise Refused("bad_level", f"bot level must be one of {', '.join(BOT_KINDS)}")
             info = table.seats[seat]
@@ -490,7 +490,7 @@ class TableService:
             if self.bot_delay > 0:
                 await asyncio.sleep(self.bot_delay)
             version = table.version
-            level = table.seats[current].bot_level or "random"
+            level = table.seats[current].bot_level or "easy"
             snapshot = table.state.clone()
             seed = f"{table.seed}:{current}:{version}"
             try:
@@ -498,7 +498,7 @@ class TableService:
                     self._bot_threads, _bot_choice, level, seed, snapshot)
             except Exception:  # a broken bot must not stall the table: a random legal move stands in
                 log.exception("bot %r at table %s seat %s failed; playing a random move", level, table.id, current)
-                choice = _bot_choice("random", seed, snapshot)
+                choice = _bot_choice("easy", seed, snapshot)
             async with table.lock:
                 state = table.state
                 if (table.version != version or state is None or state.current_player != current

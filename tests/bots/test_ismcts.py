@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from meeple import load_game
-from meeple.bots import BOT_KINDS, HardBot, ISMCTSBot, RandomBot, RolloutPolicy, hard_bot, make_bot
+from meeple.bots import BOT_KINDS, HardBot, ISMCTSBot, RandomBot, RolloutPolicy, hard_bot, level_name, make_bot
 from meeple.bots.ismcts import margin_evaluation, outcome_rewards
 from meeple.core.contract import GameState
 from meeple.core.rng import Rng
@@ -180,8 +180,9 @@ def test_paired_root_keeps_the_policy_choice_when_nothing_beats_it() -> None:
 
 
 def test_levels_are_seated_by_name() -> None:
-    for kind in ("random", "easy", "heuristic", "medium", "hard", "ismcts"):
-        assert kind in BOT_KINDS
+    assert list(BOT_KINDS) == ["easy", "medium", "hard"]
+    for old, new in (("random", "easy"), ("heuristic", "medium"), ("ismcts", "hard")):  # former names still seat
+        assert level_name(old) == new and type(make_bot(old, 1)) is type(make_bot(new, 1))
     hard = make_bot("hard", 3)
     assert isinstance(hard, HardBot)
     for name in ("citadels", "caylus", "palais_royal", "burgundy"):

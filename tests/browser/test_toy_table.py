@@ -80,7 +80,7 @@ def test_the_page_switches_between_the_four_languages(browser: Browser, server: 
 
 def test_a_table_with_a_bot_continues_after_the_server_is_killed(browser: Browser, server: Server) -> None:
     page = browser.new_context().new_page()
-    create_toy_table(page, server, "Ada", "bot:random")
+    create_toy_table(page, server, "Ada", "bot:easy")
     expect(page.locator("#banner")).to_have_text("Your turn!")
     page.locator("#actions button.action").first.click()
     expect(page.locator("#log li")).not_to_have_count(0)

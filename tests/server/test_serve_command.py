@@ -41,7 +41,7 @@ def test_meeple_serve_serves_the_lobby_on_a_default_sqlite_file(tmp_path: Path) 
                 time.sleep(0.1)
         assert lobby.status_code == 200 and "lobby.js" in lobby.text
         games = httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=5).json()
-        assert "random" in games["bot_levels"]
+        assert games["bot_levels"] == ["easy", "medium", "hard"]
         assert (tmp_path / "data" / "meeple" / "meeple.sqlite3").exists()
     finally:
         process.terminate()
