@@ -25,8 +25,9 @@ PLAYER_COUNTS = [
 PRESETS = [(name, preset) for name in GAMES for preset in load_game(name).presets]
 
 
-def test_every_registered_game_is_installed() -> None:
-    assert GAMES == ["citadels", "burgundy", "caylus", "palais_royal"]
+def test_the_four_games_are_installed() -> None:
+    """Other games may be registered too (the server tests add a toy game); each is checked below."""
+    assert GAMES[:4] == ["citadels", "burgundy", "caylus", "palais_royal"]
 
 
 @pytest.mark.parametrize(("name", "players"), PLAYER_COUNTS)
