@@ -9,7 +9,14 @@ WebSocket protocol (``/ws/tables/<id>``): the server sends ``{"type": "state", .
 after every change, each client only its own seat's ``view``; the client sends
 ``{"type": "act", "action": "<notation>", "version": <n>}`` (``version`` is the one it was shown, so
 a stale move is refused) or ``{"type": "ping"}``; anything wrong is answered with
-``{"type": "error", "code": ..., "message": ...}`` and changes nothing.
+``{"type": "error", "code": ..., "message": ...}`` and changes nothing. A wrong message never ends
+the connection: binary frames, text that is not a JSON object (or nests too deep, or is longer than
+``MAX_MESSAGE_CHARS``) and unknown types are refused like an illegal move; only an unexpected server
+failure closes it, with an ``internal`` error and close code 1011.
+
+What clients send is bounded before any work (``limits``): request bodies (``BodyLimit``, 413),
+JSON nesting (400 ``too_deep``), passwords (``auth.MAX_PASSWORD_CHARS``, refused before hashing),
+and names that read the same as another account's or seat's (``names.name_key``).
 
 Cookies are SameSite=Lax, which still lets a page on another origin of the same site (another port,
 another subdomain) send them, and browsers apply no CORS to WebSocket handshakes. So ``OriginGuard``
@@ -20,7 +27,8 @@ Requests without ``Origin`` (curl, scripts, the CLI) are not browsers driven by 
 
 from __future__ import annotations
 
-import json
+import contextlib
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -31,22 +39,33 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from meeple.bots import BOT_KINDS
 from meeple.core.contract import JSON
 from meeple.core.registry import game_names, load_game
-from meeple.server.auth import hash_password, new_token, token_hash, verify_password
+from meeple.server.auth import (
+    MAX_PASSWORD_CHARS,
+    hash_password,
+    new_token,
+    password_problem,
+    token_hash,
+    verify_password,
+)
 from meeple.server.config import Settings, normalize_origin
 from meeple.server.db import make_engine, make_sessionmaker, migrate
 from meeple.server.i18n import LANGUAGES, load_messages
+from meeple.server.limits import MAX_MESSAGE_CHARS, BadJSON, BodyLimit, load_json
 from meeple.server.models import Account, LoginSession
+from meeple.server.names import name_key
 from meeple.server.tables import Refused, Subscriber, TableService, _clean_name
+
+log = logging.getLogger("meeple.server")
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 SESSION_COOKIE = "meeple_session"
-MAX_MESSAGE = 4096
 
 
 def seat_cookie(table_id: str) -> str:
@@ -59,6 +78,8 @@ def host_cookie(table_id: str) -> str:
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 FORBIDDEN_ORIGIN_CLOSE = 4403
+UNKNOWN_TABLE_CLOSE = 4404
+INTERNAL_ERROR_CLOSE = 1011  # RFC 6455: the server met a condition it did not expect
 HTTP_SCHEME_OF = {"http": "http", "https": "https", "ws": "http", "wss": "https"}
 
 
@@ -110,6 +131,28 @@ class OriginGuard:
             await JSONResponse(refusal.to_json(), status_code=refusal.status)(scope, receive, send)
 
 
+def json_object(data: bytes | str, what: str) -> dict[str, Any]:
+    """``data`` read by the one strict JSON reader (``limits.load_json``), which must give an object."""
+    try:
+        value = load_json(data)
+    except BadJSON as bad:
+        raise Refused(bad.code, f"{what}: {bad.message}") from None
+    if not isinstance(value, dict):
+        raise Refused("malformed", f"{what} must be a JSON object")
+    return value
+
+
+def find_account(session: Session, name: Any) -> Account | None:
+    """The account a login names: its exact name first (so an account made before name keys existed,
+    left without a key because an older one reads the same, still logs in), else its ``name_key``."""
+    if not isinstance(name, str):
+        return None
+    account = session.scalars(select(Account).where(Account.name == name)).first()
+    if account is None:
+        account = session.scalars(select(Account).where(Account.name_key == name_key(name))).first()
+    return account
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The whole platform on one database; migrations run and tables resume at startup."""
     settings = settings or Settings.from_env()
@@ -130,6 +173,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="meeple", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json")
     app.state.service = service
     app.state.settings = settings
+    # Starlette runs the last added outermost: foreign origins are refused first, then every body is
+    # bounded and its nesting checked before a route reads it.
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(OriginGuard, allowed_origins=settings.allowed_origins)
 
     @app.exception_handler(Refused)
@@ -137,13 +183,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse(refusal.to_json(), status_code=refusal.status)
 
     async def body_of(request: Request) -> dict[str, Any]:
-        try:
-            data = json.loads(await request.body() or b"{}")
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise Refused("malformed", "the request body must be JSON") from None
-        if not isinstance(data, dict):
-            raise Refused("malformed", "the request body must be a JSON object")
-        return data
+        return json_object(await request.body() or b"{}", "the request body")
 
     def account_of(request: Request | WebSocket) -> Account | None:
         token = request.cookies.get(SESSION_COOKIE)
@@ -198,25 +238,33 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         data = await body_of(request)
         name = _clean_name(data.get("name"))
         password = data.get("password")
-        if not isinstance(password, str) or len(password) < 6:
-            raise Refused("bad_password", "a password has at least 6 characters")
+        problem = password_problem(password if isinstance(password, str) else "")
+        if problem is not None or not isinstance(password, str):
+            raise Refused("bad_password", problem or "a password is required")
+        key = name_key(name)
+        taken = Refused("name_taken", f"the name {name!r} is already taken (names that differ only in case, "
+                                      "width or invisible characters are the same name)", 409)
+        with sessions() as session:
+            if session.scalars(select(Account.id).where(Account.name_key == key)).first() is not None:
+                raise taken
         try:
             with sessions.begin() as session:
-                account = Account(name=name, password_hash=hash_password(password))
+                account = Account(name=name, name_key=key, password_hash=hash_password(password))
                 session.add(account)
                 session.flush()
                 account_id = account.id
-        except IntegrityError:
-            raise Refused("name_taken", f"the name {name!r} is already taken", 409) from None
+        except IntegrityError:  # registered meanwhile, or an unkeyed older account has this exact name
+            raise taken from None
         return login_response(account_id, name)
 
     @app.post("/api/login")
     async def login(request: Request) -> Response:
         data = await body_of(request)
         name, password = data.get("name"), data.get("password")
+        if isinstance(password, str) and len(password) > MAX_PASSWORD_CHARS:
+            raise Refused("bad_password", f"a password has at most {MAX_PASSWORD_CHARS} characters")
         with sessions() as session:
-            account = session.scalars(select(Account).where(Account.name == name)).first() if isinstance(
-                name, str) else None
+            account = find_account(session, name)
             if account is None or not isinstance(password, str) or not verify_password(account.password_hash,
                                                                                          password):
                 raise Refused("bad_login", "unknown name or wrong password", 401)
@@ -338,7 +386,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except Refused as refusal:
             await websocket.accept()
             await websocket.send_json(refusal.to_json())
-            await websocket.close(code=4404)
+            await websocket.close(code=UNKNOWN_TABLE_CLOSE)
             return
         await websocket.accept()
         seat = table.seat_of(seat_token_of(websocket, table_id))
@@ -347,14 +395,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             await service.broadcast(table)  # the newcomer's state, and "online" for the others
             while True:
-                text = await websocket.receive_text()
+                frame = await websocket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
                 try:
+                    text = frame.get("text")
+                    if text is None:
+                        raise Refused("malformed", "binary frames are not accepted; send JSON text")
                     await handle_message(table_id, seat, text, websocket)
                 except Refused as refusal:
                     await websocket.send_json(refusal.to_json())
                     await websocket.send_json(service.get(table_id).message_for(seat))
         except WebSocketDisconnect:
             pass
+        except Exception:  # a bug: say so and close properly rather than drop the connection
+            log.exception("the WebSocket of table %s failed", table_id)
+            with contextlib.suppress(Exception):
+                await websocket.send_json(Refused("internal", "the server failed; reconnect", 500).to_json())
+                await websocket.close(code=INTERNAL_ERROR_CLOSE)
         finally:
             live = service.get(table_id)
             service.unsubscribe(live, subscriber)
@@ -363,14 +421,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await service.broadcast(live)
 
     async def handle_message(table_id: str, seat: int | None, text: str, websocket: WebSocket) -> None:
-        if len(text) > MAX_MESSAGE:
-            raise Refused("malformed", "message too long")
-        try:
-            message = json.loads(text)
-        except json.JSONDecodeError:
-            raise Refused("malformed", "messages must be JSON objects") from None
-        if not isinstance(message, dict):
-            raise Refused("malformed", "messages must be JSON objects")
+        if len(text) > MAX_MESSAGE_CHARS:
+            raise Refused("too_large", f"messages are limited to {MAX_MESSAGE_CHARS} characters")
+        message = json_object(text, "a message")
         kind = message.get("type")
         if kind == "ping":
             await websocket.send_json({"type": "pong"})

@@ -1,5 +1,5 @@
 """Server settings: where the database is, how long bots pause before moving, which other origins
-may drive the server from a browser."""
+may drive the server from a browser, how large a request body may be."""
 
 from __future__ import annotations
 
@@ -10,6 +10,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 DEFAULT_BOT_DELAY = 0.8
+DEFAULT_MAX_BODY_BYTES = 64 * 1024
+"""Request bodies here are a few hundred bytes (a table's options, a move, a name and a password of
+at most 1,024 characters); 64 KiB leaves ample room and keeps every body read into memory small."""
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
@@ -70,23 +73,27 @@ def parse_origins(origins: Iterable[str], source: str = "allowed origins") -> tu
 
 @dataclass(frozen=True)
 class Settings:
-    """What ``create_app`` needs; ``from_env`` reads ``MEEPLE_DATABASE_URL``, ``MEEPLE_BOT_DELAY`` and
-    ``MEEPLE_ALLOWED_ORIGINS``.
+    """What ``create_app`` needs; ``from_env`` reads ``MEEPLE_DATABASE_URL``, ``MEEPLE_BOT_DELAY``,
+    ``MEEPLE_ALLOWED_ORIGINS`` and ``MEEPLE_MAX_BODY_BYTES``.
 
     ``allowed_origins``: origins besides the server's own whose pages may change things (POST, ...) or
     open table WebSockets, e.g. the public origin of a reverse proxy that rewrites ``Host``.
+    ``max_body_bytes``: the largest HTTP request body accepted; larger ones are refused with 413.
     """
 
     database_url: str
     bot_delay: float = DEFAULT_BOT_DELAY
     allowed_origins: tuple[str, ...] = field(default=())
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "allowed_origins", parse_origins(self.allowed_origins))
+        if type(self.max_body_bytes) is not int or self.max_body_bytes < 1:
+            raise ValueError(f"the request body limit must be a positive number of bytes, not {self.max_body_bytes!r}")
 
     @classmethod
     def from_env(cls, database_url: str | None = None, bot_delay: float | None = None,
-                 allowed_origins: Iterable[str] | None = None) -> Settings:
+                 allowed_origins: Iterable[str] | None = None, max_body_bytes: int | None = None) -> Settings:
         """Explicit arguments (the command's flags) win over the environment."""
         if bot_delay is None:
             text = os.environ.get("MEEPLE_BOT_DELAY")
@@ -96,5 +103,10 @@ class Settings:
                                     "MEEPLE_ALLOWED_ORIGINS")
         else:
             allowed = parse_origins(allowed_origins, "--allowed-origin")
+        if max_body_bytes is None:
+            text = os.environ.get("MEEPLE_MAX_BODY_BYTES", "").strip()
+            if text and not text.isdigit():
+                raise ValueError(f"MEEPLE_MAX_BODY_BYTES: {text!r} is not a number of bytes")
+            max_body_bytes = int(text) if text else DEFAULT_MAX_BODY_BYTES
         return cls(database_url=database_url or default_database_url(), bot_delay=max(0.0, bot_delay),
-                   allowed_origins=allowed)
+                   allowed_origins=allowed, max_body_bytes=max_body_bytes)

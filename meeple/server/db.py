@@ -38,13 +38,14 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the schema up to the newest migration (a no-op when it already is)."""
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Bring the schema up to the newest migration (a no-op when it already is); tests pass an older
+    ``revision`` to build the schema an older meeple left behind."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
         config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+        command.upgrade(config, revision)
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:

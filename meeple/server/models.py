@@ -22,12 +22,18 @@ class Base(DeclarativeBase):
 
 
 class Account(Base):
-    """A simple account: a unique name and an argon2 password hash."""
+    """A simple account: a unique name and an argon2 password hash.
+
+    ``name_key`` is ``names.name_key(name)`` and is unique, so no account can be registered under a
+    spelling that reads the same as another's (``AUDITOR`` beside ``auditor``). It is ``None`` only
+    for accounts made before it existed whose key an older account already had (migration 0002).
+    """
 
     __tablename__ = "accounts"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(40), unique=True)
+    name_key: Mapped[str | None] = mapped_column(String(160), unique=True, index=True, nullable=True)
     password_hash: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 

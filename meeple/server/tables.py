@@ -29,14 +29,14 @@ from meeple.core.contract import JSON, Game, GameState
 from meeple.core.errors import IllegalAction, MeepleError
 from meeple.core.registry import game_names, load_game
 from meeple.server.auth import new_token, token_hash
-from meeple.server.models import ActionRecord, GameTable, Seat
+from meeple.server.models import Account, ActionRecord, GameTable, Seat
+from meeple.server.names import BadName, clean_name, name_key
 
 log = logging.getLogger("meeple.server")
 
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
 STATUSES = (OPEN, RUNNING, FINISHED)
 HUMAN, BOT = "human", "bot"
-NAME_LIMIT = 40
 FINISHED_CACHE = 32
 REPLAY_CACHE = 4
 
@@ -168,12 +168,11 @@ def _bot_choice(level: str, seed: str, state: GameState[Any]) -> str:
 
 
 def _clean_name(name: Any) -> str:
-    if not isinstance(name, str) or not name.strip():
-        raise Refused("bad_name", "a player name is required")
-    cleaned = " ".join(name.split())
-    if len(cleaned) > NAME_LIMIT:
-        raise Refused("bad_name", f"a name has at most {NAME_LIMIT} characters")
-    return cleaned
+    """``names.clean_name``, refusing as the API does."""
+    try:
+        return clean_name(name)
+    except BadName as problem:
+        raise Refused("bad_name", str(problem)) from None
 
 
 @dataclass
@@ -317,7 +316,7 @@ class TableService:
                 raise Refused("bad_seat", f"your seat must be between 0 and {players - 1}")
             if infos[creator_seat].kind != HUMAN:
                 raise Refused("bad_seat", "you cannot sit in a bot's seat")
-            name = _clean_name(creator_name)
+            name = self._seat_name(creator_name, account_id, [])
         host_token = new_token()
         seat_token: str | None = None
         if creator_seat is not None:
@@ -360,6 +359,21 @@ class TableService:
                 infos.append(SeatInfo(HUMAN))
         return infos
 
+    def _seat_name(self, name: Any, account_id: int | None, names_at_table: Sequence[str | None]) -> str:
+        """The cleaned name to sit under. Nobody poses as someone else: not as another player at this
+        table, nor as a registered account (unless signed in as it), in any spelling with the same
+        ``name_key`` (case, width, invisible characters)."""
+        cleaned = _clean_name(name)
+        key = name_key(cleaned)
+        if any(other is not None and name_key(other) == key for other in names_at_table):
+            raise Refused("name_in_use", f"someone at this table is already called {cleaned!r}", 409)
+        with self.sessions() as session:
+            owner = session.scalars(select(Account.id).where(Account.name_key == key)).first()
+        if owner is not None and owner != account_id:
+            raise Refused("name_reserved", f"{cleaned!r} is a registered player's name; sign in as them to use it",
+                          409)
+        return cleaned
+
     async def join(self, table_id: str, seat: Any, name: Any, account_id: int | None = None) -> str:
         """Take an open seat; returns the secret token that binds it to this player."""
         table = self.get(table_id)
@@ -371,7 +385,7 @@ class TableService:
             info = table.seats[seat]
             if info.is_taken:
                 raise Refused("seat_taken", f"seat {seat} is already taken", 409)
-            cleaned = _clean_name(name)
+            cleaned = self._seat_name(name, account_id, [s.name for s in table.seats])
             token = new_token()
             with self.sessions.begin() as session:
                 row = session.get(Seat, (table.id, seat))

@@ -7,13 +7,14 @@ makes); in CI it must.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, make_url, text
 
 from meeple.core import registry
 from meeple.server.app import create_app
@@ -34,12 +35,25 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         if IN_CI:
             pytest.fail("PostgreSQL is required in CI (bash scripts/test.sh --system sets one up)")
         pytest.skip("no test PostgreSQL answers (set MEEPLE_TEST_POSTGRES_URL, or run scripts/test.sh --system)")
+    # A schema of this test process's own, emptied for every test: two test runs on one machine (a
+    # developer's and CI's) never wipe each other's tables.
+    schema = f"meeple_test_{os.getpid()}"
     engine = create_engine(POSTGRES_URL)
     with engine.begin() as connection:
-        connection.execute(text(
-            "DROP TABLE IF EXISTS actions, seats, game_tables, sessions, accounts, alembic_version CASCADE"))
+        connection.execute(text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))
+        connection.execute(text(f"CREATE SCHEMA {schema}"))
     engine.dispose()
-    return POSTGRES_URL
+    request.addfinalizer(lambda: _drop_schema(schema))
+    url = make_url(POSTGRES_URL).update_query_dict({"options": f"-csearch_path={schema}"})
+    return url.render_as_string(hide_password=False)
+
+
+def _drop_schema(schema: str) -> None:
+    assert POSTGRES_URL is not None
+    engine = create_engine(POSTGRES_URL)
+    with engine.begin() as connection:
+        connection.execute(text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))
+    engine.dispose()
 
 
 @pytest.fixture
@@ -47,9 +61,13 @@ def make_client(database_url: str) -> Iterator[Callable[..., TestClient]]:
     """Start an app (lifespan included) on the test database; several may share it, one after another."""
     opened: list[TestClient] = []
 
-    def make(bot_delay: float = 0.0, allowed_origins: tuple[str, ...] = ()) -> TestClient:
-        settings = Settings(database_url=database_url, bot_delay=bot_delay, allowed_origins=allowed_origins)
-        client = TestClient(create_app(settings))
+    def make(bot_delay: float = 0.0, allowed_origins: tuple[str, ...] = (), raise_server_exceptions: bool = True,
+             **limits: Any) -> TestClient:
+        """``limits``: more ``Settings`` fields (``max_body_bytes``); ``raise_server_exceptions=False``
+        answers a server error with a 500 as a real server does, instead of raising it in the test."""
+        settings = Settings(database_url=database_url, bot_delay=bot_delay, allowed_origins=allowed_origins,
+                            **limits)
+        client = TestClient(create_app(settings), raise_server_exceptions=raise_server_exceptions)
         client.__enter__()
         opened.append(client)
         return client

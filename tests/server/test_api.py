@@ -176,7 +176,7 @@ def test_forged_illegal_stale_and_malformed_messages_change_nothing(client: Test
         refused(ada_ws, "not json at all", "malformed")
         refused(ada_ws, "[1, 2]", "malformed")
         refused(ada_ws, {"type": "shout"}, "malformed")
-        refused(ada_ws, "x" * 10_000, "malformed")
+        refused(ada_ws, "x" * 10_000, "too_large")
         ada_ws.send_json({"type": "ping"})
         assert ada_ws.receive_json()["type"] == "pong"
 
