@@ -3,21 +3,30 @@
 from __future__ import annotations
 
 import json
+import signal
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.columns import Columns
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    Progress,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
-from meeple.bots import BOT_KINDS, make_bot
+from meeple.bots import BOT_KINDS, level_name, make_bot
+from meeple.bots.heuristics import has_heuristic
 from meeple.core.contract import Game, GameState
-from meeple.core.errors import IllegalAction, MeepleError
+from meeple.core.errors import MeepleError
 from meeple.core.registry import game_names, load_game
 from meeple.simulate import simulate as run_simulation
-from meeple.terminal import renderer_for
+from meeple.terminal import SeatNames, screen_for
+from meeple.terminal.play import PlaySession
 
 app = typer.Typer(
     help="meeple: Citadels, The Castles of Burgundy, Caylus and Palais Royal — play, simulate, serve.",
@@ -56,12 +65,60 @@ def _parse_options(pairs: list[str] | None, preset: str | None) -> dict[str, Any
     return options
 
 
-def _bot_kinds(text: str) -> list[str]:
-    kinds = [kind.strip() for kind in text.split(",") if kind.strip()]
-    unknown = [kind for kind in kinds if kind not in BOT_KINDS]
-    if not kinds or unknown:
-        raise typer.BadParameter(f"bots must be among {', '.join(BOT_KINDS)}", param_hint="--bots")
-    return kinds
+BotsArg = Annotated[str, typer.Option(
+    "--bots", help="Bot level for every seat (easy, medium or hard), or a comma list with one level per seat.")]
+PlayersArg = Annotated[int | None, typer.Option(
+    help="Number of players (default: as many as --bots lists, or 4 when it names one level).")]
+
+
+def _levels(game: str, text: str, seats: int, seat_word: str = "players") -> list[str]:
+    """``--bots``: one level for every seat, or exactly one per seat; former names (random, heuristic,
+    ismcts) are read as easy, medium and hard. Refused up front rather than in the middle of a game: a
+    medium bot for a game that has no heuristic bot."""
+    given = [part.strip() for part in text.split(",") if part.strip()]
+    unknown = [level for level in given if level_name(level) not in BOT_KINDS]
+    if not given or unknown:
+        shown = repr(unknown[0]) if unknown else "nothing"
+        raise typer.BadParameter(f"--bots names {shown}: the levels are {', '.join(BOT_KINDS)}")
+    levels = [level_name(level) for level in given]
+    if "medium" in levels and not has_heuristic(game):
+        raise typer.BadParameter(f"{game} has no medium bot yet: choose easy or hard")
+    if len(levels) == 1:
+        return levels * seats
+    if len(levels) != seats:
+        raise typer.BadParameter(f"--bots lists {len(levels)} bots for {seats} {seat_word}: give one level for "
+                                 f"every seat, or one level for all")
+    return levels
+
+
+def _player_count(players: int | None, bots: str) -> int:
+    """``--players`` when given, else the length of a ``--bots`` list, else 4."""
+    if players is not None:
+        return players
+    listed = len([part for part in bots.split(",") if part.strip()])
+    return listed if listed > 1 else 4
+
+
+def _progress() -> Progress:
+    """A bar that moves during long games too: games done (the running one in part), decisions, time."""
+    return Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), TaskProgressColumn(),
+        TextColumn("{task.fields[finished]}/{task.total:.0f} games, {task.fields[decisions]} decisions"),
+        TimeElapsedColumn(), TimeRemainingColumn(), console=console, transient=True,
+    )
+
+
+def _on_progress(progress: Progress, task: Any) -> Any:
+    def report(done: float, decisions: int) -> None:
+        progress.update(task, completed=done, finished=int(done), decisions=f"{decisions:,}")
+    return report
+
+
+def _interrupted(finished: int, planned: int) -> None:
+    """After Ctrl-C: say so, and let a second Ctrl-C not break the printing of the results."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    follow = "; their results follow" if finished else ""
+    console.print(f"[yellow]interrupted[/]: {finished} of {planned} games finished{follow}")
 
 
 def _new_game(game: Game[Any], players: int, seed: int | None, options: dict[str, Any]) -> GameState[Any]:
@@ -103,87 +160,66 @@ def play(
     players: Annotated[int, typer.Option(help="Number of players, you included.")] = 4,
     seat: Annotated[int, typer.Option(help="Your seat (0-based); the others are bots.")] = 0,
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible game.")] = None,
-    bots: Annotated[str, typer.Option(help="Bot kind for the other seats (comma list per seat).")] = "random",
+    bots: Annotated[str, typer.Option(
+        help="Bot level for the other seats (easy, medium or hard), or a comma list, one per bot seat.")] = "medium",
+    name: Annotated[str | None, typer.Option(help="Your name in the log (default: Player N).")] = None,
+    confirm_forced: Annotated[bool, typer.Option(
+        "--confirm-forced", "--ask-every",
+        help="Ask for every decision, even when only one move is legal (by default it is played for you).")] = False,
     option: OptionArg = None,
     preset: PresetArg = None,
 ) -> None:
-    """Play in the terminal against bots: your view is drawn, you pick from your legal actions."""
+    """Play in the terminal against bots: your view is drawn with what happened since your last move, and
+    you pick from your legal actions (type `log` at the prompt for the whole log)."""
     chosen = _game(game)
     state = _new_game(chosen, players, seed, _parse_options(option, preset))
     if not 0 <= seat < players:
         raise typer.BadParameter(f"seat must be between 0 and {players - 1}", param_hint="--seat")
-    kinds = _bot_kinds(bots)
-    seated = {s: make_bot(kinds[min(i, len(kinds) - 1)], seed=f"{state.seed}:{s}")
-              for i, s in enumerate(s for s in range(players) if s != seat)}
-    render = renderer_for(game)
-    console.print(f"[bold]{chosen.title}[/] — {players} players, you are seat {seat}, seed {state.seed}")
-    while not state.is_over:
-        current = state.current_player
-        assert current is not None
-        if current != seat:
-            state.apply(seated[current].choose(state))
-            continue
-        console.print(render(state.view(seat), seat))
-        actions = list(state.legal_actions())
-        console.print(Columns([f"[cyan]{i}[/] {a}" for i, a in enumerate(actions, 1)], padding=(0, 3)))
-        while True:
-            try:
-                answer = console.input("[bold]your move[/] (number or notation, q to quit): ").strip()
-            except EOFError:
-                console.print("\ninput ended; game abandoned")
-                raise typer.Exit(1) from None
-            if answer in {"q", "quit", "exit"}:
-                console.print(f"game abandoned; replay it with --seed {state.seed}")
-                raise typer.Exit(0)
-            choice: Any = answer
-            if answer.isdigit():
-                number = int(answer)
-                if not 1 <= number <= len(actions):
-                    console.print(f"[red]choose a number from 1 to {len(actions)}[/]")
-                    continue
-                choice = actions[number - 1]
-            try:
-                state.apply(choice)
-                break
-            except IllegalAction as error:
-                console.print(f"[red]{error}[/]")
-    console.print(render(state.view(seat), seat))
-    scores = state.scores()
-    winners = state.winners()
-    table = Table("seat", "score", "", title="Final scores")
-    for s, score in enumerate(scores):
-        table.add_row(f"{s}{' (you)' if s == seat else ''}", str(score), "winner" if s in winners else "")
-    console.print(table)
+    others = [s for s in range(players) if s != seat]
+    levels = _levels(game, bots, len(others), "bot seats")
+    seated = {s: make_bot(level, seed=f"{state.seed}:{s}") for s, level in zip(others, levels, strict=True)}
+    names = SeatNames([name or f"Player {s + 1}" if s == seat else f"Bot {s + 1}" for s in range(players)], seat)
+    opponents = ", ".join(f"{names(s)} ({level})" for s, level in zip(others, levels, strict=True))
+    console.print(f"[bold]{chosen.title}[/] — {players} players; you are {names(seat)} (seat {seat}) against "
+                  f"{opponents}; seed {state.seed}")
+    session = PlaySession(state, seat, seated, screen_for(game), names, console, confirm_forced)
+    exit_code = session.run()
+    if exit_code:
+        raise typer.Exit(exit_code)
 
 
 @app.command()
 def simulate(
     game: Annotated[str, typer.Argument(help="Game name, e.g. citadels.")] = "citadels",
-    players: Annotated[int, typer.Option(help="Number of players.")] = 4,
+    players: PlayersArg = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games to play.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed+i.")] = 1,
-    bots: Annotated[str, typer.Option(help="Bot kind per seat, comma-separated; the last repeats.")] = "random",
+    bots: BotsArg = "easy",
     option: OptionArg = None,
     preset: PresetArg = None,
     json_out: Annotated[Path | None, typer.Option("--json", help="Also write the results to this JSON file.")] = None,
 ) -> None:
-    """Play bot games and report wins per seat, mean scores, mean rounds and games per second."""
+    """Play bot games and report wins per seat, mean scores, mean rounds and games per second.
+    Ctrl-C stops at once and reports the games that finished."""
     chosen = _game(game)
     chosen_options = _parse_options(option, preset)
-    _new_game(chosen, players, seed, chosen_options)  # validates players and options up front
-    kinds = _bot_kinds(bots)
-    with Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=console, transient=True,
-    ) as progress:
-        task = progress.add_task(f"{chosen.title}, {players} players", total=games)
-        result = run_simulation(
-            game, players, games, seed=seed, bot_kinds=kinds, options=chosen_options,
-            on_game=lambda _state: progress.advance(task),
-        )
+    count = _player_count(players, bots)
+    levels = _levels(game, bots, count)
+    _new_game(chosen, count, seed, chosen_options)  # validates players and options up front
+    try:
+        with _progress() as progress:
+            task = progress.add_task(f"{chosen.title}, {count} players", total=games, finished=0, decisions=0)
+            result = run_simulation(game, count, games, seed=seed, bot_kinds=levels, options=chosen_options,
+                                    on_progress=_on_progress(progress, task))
+    except KeyboardInterrupt:  # before the first game began or after the last one
+        result = None
+    if result is None or result.interrupted:
+        _interrupted(0 if result is None else result.games, games)
+    if result is None or result.games == 0:
+        raise typer.Exit(130)
     table = Table("seat", "bot", "wins", "win share", "mean score",
-                  title=f"{chosen.title}: {result.games} games, {players} players")
-    for s in range(players):
+                  title=f"{chosen.title}: {result.games} games, {count} players")
+    for s in range(count):
         table.add_row(str(s), result.bots[s], f"{result.wins[s]:g}", f"{result.win_shares[s]:.1%}",
                       f"{result.mean_scores[s]:.2f}")
     console.print(table)
@@ -195,6 +231,8 @@ def simulate(
     if json_out is not None:
         json_out.write_text(json.dumps(result.to_json(), indent=2))
         console.print(f"results written to {json_out}")
+    if result.interrupted:
+        raise typer.Exit(130)
 
 
 def _pace(games: int, seconds: float) -> str:
@@ -210,7 +248,8 @@ def _pace(games: int, seconds: float) -> str:
 @app.command()
 def tournament(
     game: Annotated[str, typer.Argument(help="Game name, e.g. citadels.")],
-    bots: Annotated[str, typer.Option(help="One bot kind per seat, comma-separated, e.g. ismcts,random,random.")],
+    bots: BotsArg,
+    players: PlayersArg = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed+i.")] = 1,
     workers: Annotated[int | None, typer.Option(help="Worker processes (default: every core).")] = None,
@@ -218,32 +257,42 @@ def tournament(
     preset: PresetArg = None,
     out: Annotated[Path | None, typer.Option(help="Write summary.json and games.csv into this folder.")] = None,
 ) -> None:
-    """Bots against bots with seats rotated: win shares with 95% intervals, mean scores, ratings."""
+    """Bots against bots with seats rotated: win shares with 95% intervals, mean scores, ratings.
+    Ctrl-C stops at once and reports the games that finished."""
     from meeple.tournament import run_tournament
 
     chosen = _game(game)
-    kinds = _bot_kinds(bots)
+    count = _player_count(players, bots)
+    levels = _levels(game, bots, count)
     chosen_options = _parse_options(option, preset)
-    _new_game(chosen, len(kinds), seed, chosen_options)  # validates the lineup size and options up front
-    with Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=console, transient=True,
-    ) as progress:
-        task = progress.add_task(f"{chosen.title}: {' vs '.join(kinds)}", total=games)
-        result = run_tournament(game, kinds, games, seed=seed, options=chosen_options, workers=workers,
-                                on_game=lambda _record: progress.advance(task))
+    _new_game(chosen, count, seed, chosen_options)  # validates the lineup size and options up front
+    try:
+        with _progress() as progress:
+            task = progress.add_task(f"{chosen.title}: {' vs '.join(levels)}", total=games, finished=0,
+                                     decisions=0)
+            result = run_tournament(game, levels, games, seed=seed, options=chosen_options, workers=workers,
+                                    on_progress=_on_progress(progress, task))
+    except KeyboardInterrupt:  # before the first game began or after the last one
+        result = None
+    if result is None or result.interrupted:
+        _interrupted(0 if result is None else len(result.records), games)
+    if result is None or not result.records:
+        raise typer.Exit(130)
+    played = len(result.records)
     table = Table("bot", "games", "wins", "win share (95% CI)", "mean score", "rating μ", "σ",
-                  title=f"{chosen.title}: {games} games, seats rotated")
+                  title=f"{chosen.title}: {played} games, seats rotated")
     for entry in sorted(result.entries, key=lambda e: -e.ordinal):
         low, high = entry.win_share_interval
         table.add_row(entry.name, str(entry.games), f"{entry.wins:g}",
                       f"{entry.win_share:.1%} ({low:.1%}–{high:.1%})", f"{entry.mean_score:.2f}",
                       f"{entry.mu:.1f}", f"{entry.sigma:.1f}")
     console.print(table)
-    console.print(_pace(games, result.seconds))
+    console.print(_pace(played, result.seconds))
     if out is not None:
         summary, csv_file = result.write(out)
         console.print(f"results written to {summary} and {csv_file}")
+    if result.interrupted:
+        raise typer.Exit(130)
 
 
 @app.command()

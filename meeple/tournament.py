@@ -5,6 +5,9 @@ Seat rotation removes the seat advantage: in game ``g`` the entry at lineup posi
 seat ``(i + g) % players``. Entries are named after their bot kind, numbered when a kind appears more
 than once (``easy#1``, ``easy#2``). Ratings use the Plackett–Luce model of the maintained ``openskill``
 package, fed with each game's finishing order (winners first, then by score).
+
+Ctrl-C stops a tournament at once: the worker processes ignore it and are ended by the main process,
+which keeps the games that finished (``interrupted`` is then true) and rates those.
 """
 
 from __future__ import annotations
@@ -12,10 +15,11 @@ from __future__ import annotations
 import csv
 import json
 import math
+import multiprocessing
 import os
+import signal
 import time
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,7 +28,10 @@ from openskill.models import PlackettLuce
 
 from meeple.bots import make_bot
 from meeple.core.registry import load_game
-from meeple.simulate import play_bot_game
+from meeple.simulate import PROGRESS_EVERY, ProgressCallback, ProgressThrottle, games_done, play_bot_game
+
+#: One game to play: game name, lineup, game index, seed, options (the arguments of ``play_tournament_game``).
+Job = tuple[str, list[str], int, int, dict[str, Any]]
 
 
 def entry_names(kinds: Sequence[str]) -> list[str]:
@@ -50,10 +57,12 @@ class GameRecord:
     ranks: tuple[int, ...]  # per entry, 1 = first
     actions: int
     seconds: float
+    decisions: int = 0  # the bots' choices (``actions`` may also hold moves the engine made by itself)
 
 
 def play_tournament_game(
-    game_name: str, kinds: Sequence[str], index: int, seed: int, options: Mapping[str, Any] | None
+    game_name: str, kinds: Sequence[str], index: int, seed: int, options: Mapping[str, Any] | None,
+    on_action: Callable[[int], None] | None = None,
 ) -> GameRecord:
     """Play game ``index`` of a tournament; a module-level function so worker processes can run it."""
     players = len(kinds)
@@ -63,7 +72,15 @@ def play_tournament_game(
         bots[seat] = make_bot(kinds[entry], seed=f"{seed}:{entry}")
     started = time.perf_counter()
     state = load_game(game_name).new_game(players=players, seed=seed, options=options)
-    play_bot_game(state, bots)
+    decisions = 0
+
+    def count(played: int) -> None:
+        nonlocal decisions
+        decisions = played
+        if on_action is not None:
+            on_action(played)
+
+    play_bot_game(state, bots, count)
     scores = state.scores()
     winners = state.winners()
     seat_scores = tuple(scores[seat] for seat in seat_of_entry)
@@ -72,7 +89,7 @@ def play_tournament_game(
     keys = [(seat in winners, scores[seat]) for seat in seat_of_entry]
     ranks = tuple(1 + sum(1 for other in keys if other > key) for key in keys)
     return GameRecord(index, seed, seat_of_entry, seat_scores, shares, ranks, len(state.history),
-                      time.perf_counter() - started)
+                      time.perf_counter() - started, decisions)
 
 
 @dataclass
@@ -130,11 +147,13 @@ class TournamentResult:
     entries: list[EntryResult]
     records: list[GameRecord] = field(default_factory=list)
     seconds: float = 0.0
+    interrupted: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game, "players": len(self.kinds), "bots": self.kinds, "seed": self.seed,
-            "options": self.options, "games": len(self.records), "seconds": self.seconds,
+            "options": self.options, "games": len(self.records), "interrupted": self.interrupted,
+            "seconds": self.seconds,
             "mean_actions": sum(r.actions for r in self.records) / max(len(self.records), 1),
             "entries": [entry.to_json() for entry in self.entries],
         }
@@ -165,34 +184,103 @@ def run_tournament(
     seed: int = 1,
     options: Mapping[str, Any] | None = None,
     workers: int | None = None,
-    on_game: Callable[[GameRecord], None] | None = None,
+    on_progress: ProgressCallback | None = None,
 ) -> TournamentResult:
-    """Play ``games`` games (seeds ``seed + i``), in ``workers`` processes (default: every core)."""
+    """Play ``games`` games (seeds ``seed + i``), in ``workers`` processes (default: every core).
+    ``on_progress(games_done, decisions)`` hears how far it is, also during long games; Ctrl-C stops
+    early with the finished games."""
     game = load_game(game_name)
     game.check_players(len(kinds))
     names = entry_names(list(kinds))
     entries = [EntryResult(name, kind) for name, kind in zip(names, kinds, strict=True)]
     result = TournamentResult(game_name, list(kinds), seed, dict(options or {}), entries)
-    workers = workers or os.cpu_count() or 1
+    workers = min(workers or os.cpu_count() or 1, games)
     started = time.perf_counter()
-    jobs = [(game_name, list(kinds), i, seed + i, dict(options or {})) for i in range(games)]
-    if workers == 1:
-        for job in jobs:
-            record = play_tournament_game(*job)
-            result.records.append(record)
-            if on_game:
-                on_game(record)
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(play_tournament_game, *job) for job in jobs]
-            for future in futures:
-                record = future.result()
-                result.records.append(record)
-                if on_game:
-                    on_game(record)
+    # Made one by one as the games start, so that a million-game run starts at once.
+    jobs = ((game_name, list(kinds), i, seed + i, dict(options or {})) for i in range(games))
+    try:
+        if workers <= 1:
+            _play_here(jobs, result, on_progress)
+        else:
+            _play_in_workers(jobs, games, workers, result, on_progress)
+    except KeyboardInterrupt:
+        result.interrupted = True
     result.seconds = time.perf_counter() - started
     _tally(result)
     return result
+
+
+def _play_here(jobs: Iterable[Job], result: TournamentResult, on_progress: ProgressCallback | None) -> None:
+    throttle = ProgressThrottle(on_progress)
+    for job in jobs:
+        record = play_tournament_game(*job, on_action=throttle.action)
+        result.records.append(record)
+        throttle.game_over(record.decisions)
+
+
+#: In a worker process: the decision counter shared with the main process (set by ``_start_worker``).
+_shared_decisions: Any = None
+
+
+def _start_worker(decisions: Any) -> None:
+    """A worker leaves Ctrl-C to the main process (which ends the pool) and counts its bots' decisions."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    global _shared_decisions
+    _shared_decisions = decisions
+
+
+class _DecisionCounter:
+    """Adds a worker's decisions to the shared counter every ``PROGRESS_EVERY`` seconds, not one by one."""
+
+    def __init__(self) -> None:
+        self.unreported = 0
+        self.next_report = time.monotonic() + PROGRESS_EVERY
+
+    def __call__(self, played: int) -> None:
+        self.unreported += 1
+        if time.monotonic() >= self.next_report:
+            self.flush()
+
+    def flush(self) -> None:
+        if _shared_decisions is not None and self.unreported:
+            with _shared_decisions.get_lock():
+                _shared_decisions.value += self.unreported
+        self.unreported = 0
+        self.next_report = time.monotonic() + PROGRESS_EVERY
+
+
+def _play_job(job: Job) -> GameRecord:
+    counter = _DecisionCounter()
+    record = play_tournament_game(*job, on_action=counter)
+    counter.flush()
+    return record
+
+
+def _play_in_workers(jobs: Iterable[Job], games: int, workers: int, result: TournamentResult,
+                     on_progress: ProgressCallback | None) -> None:
+    """Games in a process pool; the main process waits in short steps to report progress, and ends the
+    pool at once when it is interrupted."""
+    context = multiprocessing.get_context()
+    decisions = context.Value("q", 0)
+    pool = context.Pool(workers, initializer=_start_worker, initargs=(decisions,))
+    try:
+        finished = pool.imap_unordered(_play_job, jobs)
+        finished_decisions = 0
+        while len(result.records) < games:
+            try:
+                record = finished.next(timeout=PROGRESS_EVERY)
+            except multiprocessing.TimeoutError:
+                record = None
+            if record is not None:
+                result.records.append(record)
+                finished_decisions += record.decisions
+            if on_progress is not None:
+                done, running = len(result.records), min(workers, games - len(result.records))
+                on_progress(games_done(done, finished_decisions, decisions.value, running), decisions.value)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
 
 
 def _tally(result: TournamentResult) -> None:
