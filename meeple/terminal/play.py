@@ -131,7 +131,7 @@ class PlaySession:
             parts += [Text("\nOnly you saw", style="bold"), Text("\n".join(private))]
         log = Panel(Group(*parts), title="Log", title_align="left")
         if self.console.is_terminal and len(public) + len(private) > self.console.height - 4:
-            with self.console.pager(styles=True):
+            with self.console.pager():  # plain text: `less` shows escape codes without -R
                 self.console.print(log)
         else:
             self.console.print(log)
