@@ -9,9 +9,10 @@
 # changes nothing else on the machine unless asked:
 #
 #   --system  (or MEEPLE_TEST_SYSTEM=1; CI's .ci/run asks for it) as root on Debian: install the
-#             missing Debian packages the browser and database tests need (chromium, postgresql),
-#             create a throwaway PostgreSQL test database on the loopback interface, and start the
-#             cluster if it is stopped; a cluster it started is stopped again at the end.
+#             missing Debian packages the browser, database and multi-process tests need (chromium,
+#             postgresql, redis-server), create a throwaway PostgreSQL test database on the loopback
+#             interface and start the cluster if it is stopped, and start a throwaway Redis on a free
+#             loopback port; what it started is stopped again at the end.
 #
 # Without it, whatever services exist are used (tests/services.py finds them the same way when pytest
 # runs alone) and the tests of a missing one are skipped, each with its reason.
@@ -35,10 +36,16 @@ echo "== installing meeple and its test tools into $("$python" -c 'import sys; p
 "$python" -m pip install --quiet --disable-pip-version-check -e '.[test,postgres]'
 
 stop_cluster=""
+redis_dir=""
 cleanup() {
   if [ -n "$stop_cluster" ]; then
     echo "== stopping the PostgreSQL cluster this run started ($stop_cluster)"
     pg_ctlcluster $stop_cluster stop || true
+  fi
+  if [ -n "$redis_dir" ]; then
+    echo "== stopping the Redis this run started"
+    [ ! -f "$redis_dir/redis.pid" ] || kill "$(cat "$redis_dir/redis.pid")" 2>/dev/null || true
+    rm -rf "$redis_dir"
   fi
 }
 trap cleanup EXIT
@@ -48,6 +55,7 @@ install_system_packages() {
   local missing=()
   command -v chromium >/dev/null 2>&1 || missing+=(chromium)
   command -v pg_ctlcluster >/dev/null 2>&1 || missing+=(postgresql)
+  command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
   [ ${#missing[@]} -gt 0 ] || return 0
   echo "== installing ${missing[*]}"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
@@ -74,16 +82,31 @@ start_postgres() {
   export MEEPLE_TEST_POSTGRES_URL="postgresql+psycopg://meeple_test:meeple_test@127.0.0.1:$port/meeple_test"
 }
 
+start_redis() {
+  # A throwaway Redis on a free loopback port, nothing saved to disk, for the multi-process tests.
+  local port
+  port=$("$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  redis_dir=$(mktemp -d)
+  redis-server --bind 127.0.0.1 --port "$port" --save "" --appendonly no --daemonize yes \
+    --dir "$redis_dir" --pidfile "$redis_dir/redis.pid" --logfile "$redis_dir/redis.log"
+  for _ in $(seq 1 50); do
+    [ -f "$redis_dir/redis.pid" ] && break
+    sleep 0.1
+  done
+  export MEEPLE_TEST_REDIS_URL="redis://127.0.0.1:$port/0"
+}
+
 if [ "$system" = 1 ]; then
   if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
     echo "--system needs root on Debian or Ubuntu (apt-get); install chromium and postgresql yourself" >&2
     exit 1
   fi
   install_system_packages
-  echo "== PostgreSQL for the server tests"
+  echo "== PostgreSQL and Redis for the server tests"
   start_postgres
+  start_redis
 else
-  echo "== no --system: nothing installed or started; tests of a missing service (chromium, PostgreSQL) are skipped"
+  echo "== no --system: nothing installed or started; tests of a missing service (chromium, PostgreSQL, Redis) are skipped"
 fi
 
 echo "== ruff"

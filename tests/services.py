@@ -1,4 +1,4 @@
-"""The outside services some tests use (PostgreSQL, chromium), found the same way by pytest alone and by
+"""The outside services some tests use (PostgreSQL, Redis, chromium), found the same way by pytest alone and by
 ``scripts/test.sh``: a test run is the same wherever the services exist.
 
 Where one is missing its tests are skipped with the reason, except in CI (``CI=true``), where they
@@ -15,6 +15,9 @@ IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
 #: Where ``scripts/test.sh --system`` puts the throwaway test database on Debian's first cluster.
 DEFAULT_POSTGRES_URL = "postgresql+psycopg://meeple_test:meeple_test@127.0.0.1:5432/meeple_test"
+#: A Redis that answers here is used when ``MEEPLE_TEST_REDIS_URL`` is not set (its database 15,
+#: which the tests may empty).
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/15"
 
 
 @cache
@@ -32,6 +35,24 @@ def postgres_url() -> str | None:
     except psycopg.Error:
         return None
     return DEFAULT_POSTGRES_URL
+
+
+@cache
+def redis_url() -> str | None:
+    """``MEEPLE_TEST_REDIS_URL`` if set (``scripts/test.sh --system`` starts one and sets it), else a
+    Redis on the default port if one answers within a second."""
+    configured = os.environ.get("MEEPLE_TEST_REDIS_URL")
+    if configured:
+        return configured
+    try:
+        import redis
+    except ImportError:
+        return None
+    try:
+        redis.Redis.from_url(DEFAULT_REDIS_URL, socket_connect_timeout=1).ping()
+    except redis.RedisError:
+        return None
+    return DEFAULT_REDIS_URL
 
 
 def chromium_path() -> str | None:
