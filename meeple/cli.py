@@ -316,13 +316,16 @@ def serve(
 
     from meeple.server.app import create_app
     from meeple.server.config import Settings
+    from meeple.server.limits import MAX_MESSAGE_CHARS
 
     try:
         settings = Settings.from_env(database_url=database_url, bot_delay=bot_delay, allowed_origins=allowed_origin)
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
     console.print(f"meeple serving on [bold]http://{host}:{port}[/] — database {_safe_url(settings.database_url)}")
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="info")
+    # A WebSocket frame larger than any valid message is refused by uvicorn itself (close code 1009)
+    # before it is buffered whole: the app reads at most MAX_MESSAGE_CHARS characters of UTF-8.
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="info", ws_max_size=4 * MAX_MESSAGE_CHARS)
 
 
 def _safe_url(url: str) -> str:

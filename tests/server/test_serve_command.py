@@ -43,7 +43,31 @@ def test_meeple_serve_serves_the_lobby_on_a_default_sqlite_file(tmp_path: Path) 
         games = httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=5).json()
         assert games["bot_levels"] == ["easy", "medium", "hard"]
         assert (tmp_path / "data" / "meeple" / "meeple.sqlite3").exists()
+        assert _oversized_frame_close_code(port) == 1009, "a 1 MB frame must be refused before it is buffered"
     finally:
         process.terminate()
         output = process.communicate(timeout=15)[0].decode()
     assert f"http://127.0.0.1:{port}" in output
+
+
+def _oversized_frame_close_code(port: int) -> int | None:
+    """Send a 1 MB text frame to a table's socket; uvicorn (ws_max_size) closes with 1009 "message too big"."""
+    import asyncio
+
+    import websockets
+
+    table = httpx.post(f"http://127.0.0.1:{port}/api/tables", json={"game": "citadels", "players": 2}, timeout=5)
+    assert table.status_code == 201, table.text
+    table_id = table.json()["table"]["id"]
+
+    async def probe() -> int | None:
+        async with websockets.connect(f"ws://127.0.0.1:{port}/ws/tables/{table_id}") as socket_:
+            await socket_.recv()  # the table's state
+            await socket_.send("x" * 1_000_000)
+            try:
+                while True:
+                    await asyncio.wait_for(socket_.recv(), timeout=10)
+            except websockets.ConnectionClosed as closed:
+                return closed.rcvd.code if closed.rcvd else None
+
+    return asyncio.run(probe())
