@@ -1,0 +1,1038 @@
+"""Load benchmark of the web platform: many 4-seat tables of people playing over WebSocket.
+
+    python bench/load_server.py --tables 20,50,100,200 --think 1.0 --duration 25 --spread
+    python bench/load_server.py --database postgresql postgresql+psycopg://user:pw@127.0.0.1/bench
+    python bench/load_server.py --processes 2 --database postgresql URL --redis redis://127.0.0.1:6379/0
+    python bench/load_server.py --url http://127.0.0.1:8000          # a server that is already running
+
+It starts ``meeple serve`` (``--processes N`` of them, on free ports of 127.0.0.1; a temporary SQLite
+file unless ``--database`` says otherwise), or attaches to servers given by ``--url`` (loopback only).
+Then, for each level of ``--tables`` in turn, its client processes (``--client-procs``) bring the
+number of tables up to that level: each table is created and its seats taken over the HTTP API (one
+seat token each), one WebSocket is opened per seat, and the seats play. A seat whose message carries
+legal actions waits the think time (``--think``, jittered by ``--jitter``) and sends a random one
+with the message's ``version``. With ``--spread`` every new table is first fast-forwarded by a random
+number of moves (think time 0) so that the tables are spread over the whole length of a game. A
+table whose game ends is replaced by a new one. After ``--warmup`` seconds, ``--duration`` seconds
+are measured and printed, one figure per line (``key: value``):
+
+- moves/s: moves acknowledged to their sender in the window;
+- sender latency: act sent -> the sender's own update (the first message with a newer version);
+  fan-out latency: act sent -> the last of the table's seats has its update;
+- errors: refusals (error messages), disconnects, timeouts (no update within ``--timeout``, or a table
+  that stopped moving), setup errors (HTTP refusals, failed connections), counted since the previous level;
+- bytes per message (the JSON payload, before permessage-deflate) and per move;
+- each server process's RSS and CPU% (100% = one core), the machine's CPU, each client process's CPU
+  and event-loop lag; when a client process is above ``SATURATED_CPU`` of a core or its loop lags
+  more than ``SATURATED_LAG`` the level is marked client-bound: its figures say more about the client
+  than about the server.
+
+Server and client share the machine, so the client's CPU is taken from the server's. Every loop is
+bounded in count and time; the whole run stops by itself at a deadline computed from its arguments.
+It exits 0 after a closing ``summary:`` line, non-zero when it could not run (a server that does not
+start, a mode the server does not support yet).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import importlib
+import json
+import math
+import multiprocessing
+import os
+import random
+import re
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from http.cookiejar import CookieJar, DefaultCookiePolicy
+from multiprocessing.connection import Connection, wait
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
+#: a client process above this share of one core, or whose event loop lags more than this, is the bottleneck
+SATURATED_CPU = 85.0
+SATURATED_LAG = 0.050
+LAG_PROBE = 0.020
+#: keys under which a message may carry the acting seat's legal actions
+LEGAL_KEYS = ("legal", "legal_actions")
+#: a table is fast-forwarded by up to this many moves with --spread (random Citadels games last ~140-370)
+DEFAULT_SPREAD = {"citadels": 200}
+MAX_RECONNECTS = 3
+MAX_REFUSALS_PER_TABLE = 20
+
+
+# --- figures ---------------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    """Nearest-rank percentile, ``None`` for no values."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q / 100 * len(ordered)))
+    return ordered[min(rank, len(ordered)) - 1]
+
+
+def ms(value: float | None) -> str:
+    return "n/a" if value is None else f"{value * 1000:.1f}"
+
+
+# --- the client processes --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClientConfig:
+    """What one client process needs; picklable for multiprocessing's spawn."""
+
+    index: int
+    servers: tuple[str, ...]
+    game: str
+    players: int
+    think: float
+    jitter: float
+    timeout: float
+    setup_timeout: float
+    compression: bool
+    seed: int
+    deadline: float
+    setup_concurrency: int = 16
+
+
+@dataclass
+class Stats:
+    """What a client process saw since the previous report; samples only inside the measured window."""
+
+    sender: list[float] = field(default_factory=list)
+    fanout: list[float] = field(default_factory=list)
+    moves: int = 0
+    sizes: list[int] = field(default_factory=list)
+    lag: list[float] = field(default_factory=list)
+    refusals: Counter[str] = field(default_factory=Counter)
+    disconnects: int = 0
+    timeouts: int = 0
+    setup_errors: Counter[str] = field(default_factory=Counter)
+    replaced: int = 0
+
+
+@dataclass
+class Pending:
+    version: int
+    seat: int
+    sent: float
+    measured: bool
+    seen: set[int] = field(default_factory=set)
+    own: bool = False
+
+
+class Seat:
+    def __init__(self, table: Table, index: int, token: str, server: str) -> None:
+        self.table = table
+        self.index = index
+        self.token = token
+        self.server = server
+        self.ws: Any = None
+        self.reader: asyncio.Task[None] | None = None
+        self.version = -1
+        self.legal: list[str] = []
+        self.acted = -1
+        self.scheduled = -1
+        self.think: asyncio.Task[None] | None = None
+        self.reconnects = 0
+
+    @property
+    def url(self) -> str:
+        parts = urlsplit(self.server)
+        scheme = "wss" if parts.scheme == "https" else "ws"
+        return f"{scheme}://{parts.netloc}/ws/tables/{self.table.id}?token={self.token}"
+
+
+class Table:
+    def __init__(self, table_id: str, target: int) -> None:
+        self.id = table_id
+        self.target = target
+        self.seats: list[Seat] = []
+        self.version = 0
+        self.pendings: list[Pending] = []
+        self.playing = False
+        self.over = False
+        self.closed = False
+        self.refusals = 0
+        self.progress = time.monotonic()
+
+    @property
+    def forwarding(self) -> bool:
+        """Still being fast-forwarded (think time 0) to its starting move."""
+        return self.version < self.target
+
+
+class Client:
+    """One client process: its share of the tables, their sockets, and the figures."""
+
+    def __init__(self, conn: Connection, config: ClientConfig) -> None:
+        self.conn = conn
+        self.config = config
+        self.rng = random.Random(config.seed)
+        self.tables: dict[str, Table] = {}
+        self.stats = Stats()
+        self.window = (math.inf, math.inf)
+        self.stopping = False
+        self.created = 0
+        self.max_created = 0
+        self.next_server = config.index
+        self.background: set[asyncio.Task[Any]] = set()
+        self.http: Any = None
+        self.spread = 0  # while a level's tables are set up: a finished game's successor is spread too
+
+    def in_window(self, moment: float) -> bool:
+        return self.window[0] <= moment < self.window[1]
+
+    def spawn(self, coroutine: Any) -> asyncio.Task[Any]:
+        task: asyncio.Task[Any] = asyncio.get_running_loop().create_task(coroutine)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+        return task
+
+    # --- the run, as the parent commands it
+
+    async def run(self) -> None:
+        import httpx
+
+        loop = asyncio.get_running_loop()
+        commands: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
+
+        def on_command() -> None:
+            try:
+                commands.put_nowait(self.conn.recv())
+            except (EOFError, OSError):
+                loop.remove_reader(self.conn.fileno())
+                commands.put_nowait(("stop",))
+
+        loop.add_reader(self.conn.fileno(), on_command)
+        self.spawn(self.probe_lag())
+        self.spawn(self.watch_tables())
+        # No cookies (a seat cookie would make the next join at that table "already seated"), no proxies.
+        jar = CookieJar(policy=DefaultCookiePolicy(allowed_domains=[]))
+        async with httpx.AsyncClient(timeout=30, cookies=jar, trust_env=False,
+                                     limits=httpx.Limits(max_connections=self.config.setup_concurrency)) as http:
+            self.http = http
+            while True:
+                remaining = self.config.deadline - time.monotonic()
+                if remaining <= 0:
+                    break
+                try:
+                    command = await asyncio.wait_for(commands.get(), timeout=remaining)
+                except TimeoutError:
+                    break
+                if command[0] == "grow":
+                    self.conn.send(("ready", await self.grow(int(command[1]), int(command[2]))))
+                elif command[0] == "measure":
+                    self.conn.send(("report", await self.measure(float(command[1]), float(command[2]))))
+                else:
+                    break
+            self.stopping = True
+            await self.close_all()
+        for task in list(self.background):
+            task.cancel()
+
+    async def grow(self, total: int, spread: int) -> dict[str, Any]:
+        """Bring this process's tables up to ``total``, the new ones fast-forwarded by up to ``spread`` moves."""
+        self.max_created = self.created + 3 * total + 10  # replacements of finished games are bounded too
+        self.spread = spread
+        gate = asyncio.Semaphore(self.config.setup_concurrency)
+
+        async def one() -> None:
+            async with gate:
+                await self.new_table(self.rng.randrange(spread) if spread > 0 else 0)
+
+        await asyncio.gather(*(one() for _ in range(max(0, total - len(self.tables)))))
+        limit = time.monotonic() + self.config.setup_timeout
+        while time.monotonic() < limit and any(t.forwarding and not t.over for t in self.tables.values()):
+            await asyncio.sleep(0.2)
+        late = sum(1 for t in self.tables.values() if t.forwarding and not t.over)
+        self.spread = 0
+        for table in self.tables.values():  # whatever was not forwarded in time plays from where it is
+            table.target = min(table.target, table.version)
+        return {"tables": len(self.tables), "late": late}
+
+    async def measure(self, start: float, end: float) -> dict[str, Any]:
+        """Record from ``start`` to ``end`` (monotonic clock, shared by the processes of this machine)."""
+        self.window = (start, end)
+        await asyncio.sleep(max(0.0, start - time.monotonic()))
+        cpu, wall = time.process_time(), time.monotonic()
+        positions = [t.version for t in self.tables.values()]
+        await asyncio.sleep(max(0.0, end - time.monotonic()))
+        cpu, wall = time.process_time() - cpu, time.monotonic() - wall
+        # moves sent inside the window may be answered after it: wait for them, within the timeout
+        limit = time.monotonic() + self.config.timeout
+        while time.monotonic() < limit and any(p.measured for t in self.tables.values() for p in t.pendings):
+            await asyncio.sleep(0.05)
+        stats, self.stats = self.stats, Stats()
+        return {
+            "index": self.config.index, "tables": len(self.tables), "positions": positions,
+            "cpu": cpu, "wall": wall, "sender": stats.sender, "fanout": stats.fanout, "moves": stats.moves,
+            "sizes": stats.sizes, "lag": stats.lag, "refusals": dict(stats.refusals),
+            "disconnects": stats.disconnects, "timeouts": stats.timeouts,
+            "setup_errors": dict(stats.setup_errors), "replaced": stats.replaced,
+        }
+
+    # --- tables
+
+    def server_for(self, seat: int, table_number: int) -> str:
+        servers = self.config.servers
+        return servers[(table_number + seat) % len(servers)]
+
+    async def new_table(self, target: int) -> Table | None:
+        """Create a table, take every seat over the API, open one WebSocket a seat."""
+        if self.stopping or self.created >= self.max_created:
+            return None
+        self.created += 1
+        number = self.next_server
+        self.next_server += 1
+        players, stats = self.config.players, self.stats
+        try:
+            reply = await self.http.post(f"{self.server_for(0, number)}/api/tables", json={
+                "game": self.config.game, "players": players, "seats": [{"kind": "human"}] * players,
+                "seat": 0, "name": "bench0"})
+            if reply.status_code != 201:
+                stats.setup_errors[f"create {reply.status_code}"] += 1
+                return None
+            created = reply.json()
+            table = Table(created["table"]["id"], target)
+            tokens = [created["token"]]
+            for index in range(1, players):
+                reply = await self.http.post(f"{self.server_for(index, number)}/api/tables/{table.id}/join",
+                                             json={"seat": index, "name": f"bench{index}"})
+                if reply.status_code != 200:
+                    stats.setup_errors[f"join {reply.status_code}"] += 1
+                    return None
+                tokens.append(reply.json()["token"])
+        except Exception as error:
+            stats.setup_errors[type(error).__name__] += 1
+            return None
+        table.seats = [Seat(table, i, token, self.server_for(i, number)) for i, token in enumerate(tokens)]
+        self.tables[table.id] = table
+        opened = await asyncio.gather(*(self.connect(seat) for seat in table.seats))
+        if not all(opened):
+            await self.drop(table)
+            return None
+        table.playing = True
+        table.progress = time.monotonic()
+        for seat in table.seats:
+            self.consider(seat)
+        return table
+
+    async def connect(self, seat: Seat) -> bool:
+        from websockets.asyncio.client import connect
+
+        try:
+            seat.ws = await connect(seat.url, compression="deflate" if self.config.compression else None,
+                                    max_size=None, ping_interval=None, proxy=None, open_timeout=30,
+                                    close_timeout=2)
+        except Exception as error:
+            self.stats.setup_errors[f"connect {type(error).__name__}"] += 1
+            return False
+        seat.reader = self.spawn(self.read(seat, seat.ws))
+        return True
+
+    async def read(self, seat: Seat, ws: Any) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            while True:
+                raw = await ws.recv(decode=False)
+                self.on_message(seat, raw, time.monotonic())
+        except ConnectionClosed:
+            pass
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            self.stats.refusals["client failure"] += 1
+        table = seat.table
+        if self.stopping or table.closed or seat.ws is not ws:
+            return
+        self.stats.disconnects += 1
+        seat.ws = None
+        if seat.reconnects < MAX_RECONNECTS:
+            seat.reconnects += 1
+            await asyncio.sleep(0.5 * seat.reconnects)
+            if not (self.stopping or table.closed) and await self.connect(seat):
+                return
+        await self.drop(table)
+
+    def on_message(self, seat: Seat, raw: bytes | str, now: float) -> None:
+        table, stats = seat.table, self.stats
+        if self.in_window(now):
+            stats.sizes.append(len(raw))
+        try:
+            message = json.loads(raw)
+        except ValueError:
+            stats.refusals["unreadable message"] += 1
+            return
+        if not isinstance(message, dict):
+            stats.refusals["unreadable message"] += 1
+            return
+        if message.get("type") == "error":
+            stats.refusals[str(message.get("code"))] += 1
+            table.refusals += 1
+            seat.acted = -1  # the fresh state that follows may be acted on again
+            if table.refusals > MAX_REFUSALS_PER_TABLE:
+                self.spawn(self.drop(table, replace=True))
+            return
+        version = message.get("version")
+        if type(version) is not int:
+            return  # pong, or a message this client does not know
+        seat.version = version
+        for pending in list(table.pendings):
+            if version <= pending.version:
+                continue
+            if seat.index == pending.seat and not pending.own:
+                pending.own = True
+                if pending.measured:
+                    stats.sender.append(now - pending.sent)
+                if self.in_window(now):
+                    stats.moves += 1
+            pending.seen.add(seat.index)
+            if len(pending.seen) == len(table.seats):
+                if pending.measured:
+                    stats.fanout.append(now - pending.sent)
+                table.pendings.remove(pending)
+        if version > table.version:
+            table.version = version
+            table.progress = now
+        if message.get("is_over") is True:
+            if not table.over:
+                table.over = True
+                self.spawn(self.drop(table, replace=True))
+            return
+        legal: list[Any] = next((message[key] for key in LEGAL_KEYS if isinstance(message.get(key), list)), [])
+        seat.legal = [action for action in legal if isinstance(action, str)]
+        self.consider(seat)
+
+    def consider(self, seat: Seat) -> None:
+        """Act on the seat's latest message if it must act and has not yet done so."""
+        table = seat.table
+        version = seat.version
+        if not table.playing or table.closed or not seat.legal or version in (seat.acted, seat.scheduled):
+            return
+        if seat.think is not None and not seat.think.done():
+            seat.think.cancel()
+        delay = 0.0 if table.forwarding else self.config.think * self.rng.uniform(1 - self.config.jitter,
+                                                                                   1 + self.config.jitter)
+        seat.scheduled = version
+        seat.think = self.spawn(self.act(seat, version, self.rng.choice(seat.legal), delay))
+
+    async def act(self, seat: Seat, version: int, action: str, delay: float) -> None:
+        if delay > 0:
+            await asyncio.sleep(delay)
+        table = seat.table
+        if seat.version != version or seat.ws is None or table.closed or self.stopping:
+            seat.scheduled = -1
+            return
+        seat.acted = version
+        sent = time.monotonic()
+        table.pendings.append(Pending(version, seat.index, sent, self.in_window(sent)))
+        with contextlib.suppress(Exception):  # a closed socket is counted by its reader
+            await seat.ws.send(json.dumps({"type": "act", "action": action, "version": version}))
+
+    async def drop(self, table: Table, replace: bool = False) -> None:
+        """Close a table's sockets (a finished game, a broken table); ``replace`` starts a new one."""
+        if table.closed:
+            return
+        table.closed = True
+        self.tables.pop(table.id, None)
+        for seat in table.seats:
+            if seat.think is not None:
+                seat.think.cancel()
+        await asyncio.gather(*(self.close(seat) for seat in table.seats))
+        if replace and not self.stopping:
+            self.stats.replaced += 1
+            await self.new_table(self.rng.randrange(self.spread) if self.spread > 0 else 0)
+
+    async def close(self, seat: Seat) -> None:
+        ws, seat.ws = seat.ws, None
+        if ws is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(ws.close(), timeout=3)
+        if seat.reader is not None and seat.reader is not asyncio.current_task():
+            seat.reader.cancel()
+
+    async def close_all(self) -> None:
+        tables = list(self.tables.values())
+        for start in range(0, len(tables), 200):
+            await asyncio.gather(*(self.drop(t) for t in tables[start:start + 200]))
+
+    # --- watchdogs
+
+    async def probe_lag(self) -> None:
+        """How late the event loop wakes up: a sleep of ``LAG_PROBE`` seconds, measured."""
+        while not self.stopping and time.monotonic() < self.config.deadline:
+            before = time.monotonic()
+            await asyncio.sleep(LAG_PROBE)
+            now = time.monotonic()
+            if self.in_window(now):
+                self.stats.lag.append(max(0.0, now - before - LAG_PROBE))
+
+    async def watch_tables(self) -> None:
+        """Moves unanswered after ``timeout``, and tables that stopped moving, count as timeouts and are
+        refreshed (at most once a timeout period each)."""
+        timeout = self.config.timeout
+        while not self.stopping and time.monotonic() < self.config.deadline:
+            await asyncio.sleep(min(1.0, timeout / 4))
+            now = time.monotonic()
+            for table in list(self.tables.values()):
+                if table.closed or not table.playing:
+                    continue
+                waiting = any(now - p.sent > timeout for p in table.pendings)
+                stalled = not table.pendings and now - table.progress > timeout + 2 * self.config.think
+                if not (waiting or stalled):
+                    continue
+                self.stats.timeouts += 1
+                table.pendings.clear()
+                table.progress = now
+                for seat in table.seats:
+                    seat.acted = seat.scheduled = -1
+                    if seat.ws is not None:
+                        with contextlib.suppress(Exception):
+                            await seat.ws.send('{"type": "refresh"}')
+
+
+def client_main(conn: Connection, config: ClientConfig) -> None:
+    """A client process: its own event loop (uvloop when installed), commanded over ``conn``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops us
+    with contextlib.suppress(ImportError):
+        import uvloop
+
+        asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+    asyncio.run(Client(conn, config).run())
+
+
+# --- processes of this machine ---------------------------------------------------------------------
+
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _psutil() -> Any:
+    """psutil when it is installed (``pip install psutil``), else None: /proc is read instead."""
+    try:
+        return importlib.import_module("psutil")
+    except ImportError:
+        return None
+
+
+def children_of(pid: int) -> list[int]:
+    """``pid`` and its descendants (a server with workers of its own)."""
+    psutil = _psutil()
+    if psutil is not None:
+        try:
+            return [pid] + [int(child.pid) for child in psutil.Process(pid).children(recursive=True)]
+        except Exception:
+            return [pid]
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parent = int(stat.rsplit(")", 1)[1].split()[1])
+            parents.setdefault(parent, []).append(int(entry.name))
+    found, queue = [pid], [pid]
+    while queue and len(found) < 1000:
+        for child in parents.get(queue.pop(), []):
+            found.append(child)
+            queue.append(child)
+    return found
+
+
+def cpu_seconds(pid: int) -> float | None:
+    psutil = _psutil()
+    if psutil is not None:
+        try:
+            times = psutil.Process(pid).cpu_times()
+            return float(times.user + times.system)
+        except Exception:
+            return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def rss_bytes(pid: int) -> int | None:
+    psutil = _psutil()
+    if psutil is not None:
+        try:
+            return int(psutil.Process(pid).memory_info().rss)
+        except Exception:
+            return None
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
+def machine_busy() -> tuple[float, float] | None:
+    """(busy, total) CPU seconds of the whole machine since boot, from /proc/stat."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    except (OSError, ValueError, IndexError):
+        return None
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+    total = sum(fields[:8])
+    return (total - idle) / CLOCK_TICKS, total / CLOCK_TICKS
+
+
+def listening_pids(port: int) -> list[int]:
+    """The processes that hold a listening TCP socket on ``port`` (for servers given by --url)."""
+    inodes: set[str] = set()
+    for name in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(name).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            parts = line.split()
+            if len(parts) > 9 and parts[3] == "0A" and int(parts[1].rsplit(":", 1)[1], 16) == port:
+                inodes.add(parts[9])
+    pids: list[int] = []
+    if not inodes:
+        return pids
+    wanted = {f"socket:[{inode}]" for inode in inodes}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            for fd in (entry / "fd").iterdir():
+                with contextlib.suppress(OSError):
+                    if os.readlink(fd) in wanted:
+                        pids.append(int(entry.name))
+                        break
+    return sorted(pids)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@dataclass
+class Server:
+    url: str
+    pid: int | None
+    process: subprocess.Popen[bytes] | None = None
+    log: Path | None = None
+
+    def pids(self) -> list[int]:
+        if self.pid is None:
+            return listening_pids(urlsplit(self.url).port or 80)
+        return children_of(self.pid)
+
+    def tail(self, lines: int = 15) -> str:
+        if self.log is None or not self.log.exists():
+            return ""
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+
+
+def serve_help() -> str:
+    result = subprocess.run([sys.executable, "-m", "meeple.cli", "serve", "--help"], cwd=ROOT,
+                            env={**os.environ, "COLUMNS": "240", "PYTHONPATH": str(ROOT)},
+                            capture_output=True, text=True, timeout=60)
+    return re.sub(r"\x1b\[[0-9;]*m", "", result.stdout + result.stderr)
+
+
+def start_servers(args: argparse.Namespace, database_url: str, tmp: Path) -> list[Server]:
+    extra: list[str] = list(args.serve_arg or [])
+    if args.processes > 1:
+        help_text = serve_help()
+        option = next((o for o in ("--redis-url", "--redis") if re.search(rf"{o}\b", help_text)), None)
+        if option is None:
+            raise SystemExit("load_server: `meeple serve --help` has no --redis option: this server cannot run as "
+                             "several processes yet (issue 17), so --processes > 1 is not supported")
+        extra += [option, args.redis]
+    servers: list[Server] = []
+    env = {key: value for key, value in os.environ.items() if not key.startswith("MEEPLE_")}
+    env.update(PYTHONPATH=str(ROOT), XDG_DATA_HOME=str(tmp / "data"))
+    for number in range(args.processes):
+        port = free_port()
+        log = tmp / f"server{number}.log"
+        command = [sys.executable, "-m", "meeple.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+                   "--database-url", database_url, "--bot-delay", "0", *extra]
+        with log.open("wb") as out:
+            process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                       stdin=subprocess.DEVNULL)
+        servers.append(Server(f"http://127.0.0.1:{port}", process.pid, process, log))
+    try:
+        for server in servers:
+            wait_until_up(server, args.start_timeout)
+    except BaseException:
+        stop_servers(servers)
+        raise
+    return servers
+
+
+def wait_until_up(server: Server, timeout: float) -> None:
+    import httpx
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if httpx.get(f"{server.url}/api/games", timeout=2, trust_env=False).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        if server.process is not None and server.process.poll() is not None:
+            raise SystemExit(f"load_server: the server on {server.url} exited ({server.process.returncode}):\n"
+                             f"{server.tail()}")
+        if time.monotonic() > deadline:
+            raise SystemExit(f"load_server: no answer from {server.url} within {timeout:.0f} s:\n{server.tail()}")
+        time.sleep(0.2)
+
+
+def stop_servers(servers: list[Server]) -> None:
+    for server in servers:
+        if server.process is not None and server.process.poll() is None:
+            server.process.send_signal(signal.SIGINT)  # uvicorn shuts down cleanly on SIGINT
+    for server in servers:
+        if server.process is None:
+            continue
+        try:
+            server.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.process.kill()
+            server.process.wait(timeout=15)
+
+
+# --- the parent ------------------------------------------------------------------------------------
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description="Load benchmark of meeple's web platform (see the module doc).")
+    parser.add_argument("--tables", default="50,200,500,1000",
+                        help="escalating levels: comma-separated numbers of concurrent tables (50,200,500,1000)")
+    parser.add_argument("--game", default="citadels")
+    parser.add_argument("--players", type=int, default=4, help="human seats per table (default 4)")
+    parser.add_argument("--think", type=float, default=1.0, help="mean seconds a seat thinks before acting (1.0)")
+    parser.add_argument("--jitter", type=float, default=0.5,
+                        help="think time is uniform in think*(1-jitter)..think*(1+jitter) (0.5)")
+    parser.add_argument("--duration", type=float, default=30.0, help="measured seconds per level (30)")
+    parser.add_argument("--warmup", type=float, default=10.0, help="seconds of play before measuring a level (10)")
+    parser.add_argument("--spread", action="store_true",
+                        help="fast-forward each new table by a random number of moves first (think 0), so tables "
+                             "are spread over the whole game")
+    parser.add_argument("--spread-moves", type=int, default=None,
+                        help="the most moves a table is fast-forwarded (default 200 for citadels, else 100)")
+    parser.add_argument("--timeout", type=float, default=10.0,
+                        help="a move not seen by every seat within this many seconds is a timeout (10)")
+    parser.add_argument("--setup-timeout", type=float, default=300.0,
+                        help="the most seconds a level's new tables get to be created and fast-forwarded (300)")
+    parser.add_argument("--start-timeout", type=float, default=60.0, help="seconds a server gets to start (60)")
+    parser.add_argument("--client-procs", type=int, default=2, help="client processes (default 2)")
+    parser.add_argument("--no-compression", action="store_true",
+                        help="do not offer permessage-deflate (browsers do, so by default the client does too)")
+    parser.add_argument("--seed", type=int, default=1)
+    where = parser.add_argument_group("servers")
+    where.add_argument("--url", action="append",
+                       help="attach to a running server instead of starting one (repeatable; loopback only)")
+    where.add_argument("--database", nargs="+", metavar="KIND_OR_URL", default=["sqlite"],
+                       help="sqlite (a temporary file; the default), sqlite URL, postgresql URL, or just a URL")
+    where.add_argument("--processes", type=int, default=1,
+                       help="meeple serve processes on different ports; >1 needs PostgreSQL and --redis")
+    where.add_argument("--redis", help="Redis URL handed to every server process (with --processes > 1)")
+    where.add_argument("--serve-arg", action="append",
+                       help="one more argument for `meeple serve` (repeatable), e.g. --serve-arg=--workers=2")
+    args = parser.parse_args(argv)
+    try:
+        args.levels = [int(part) for part in args.tables.split(",") if part.strip()]
+    except ValueError:
+        parser.error("--tables is a comma-separated list of numbers")
+    if not args.levels or any(n < 1 or n > 5000 for n in args.levels):
+        parser.error("--tables: each level is between 1 and 5000 tables")
+    if args.players < 1 or args.client_procs < 1 or args.client_procs > 16 or args.processes < 1:
+        parser.error("--players, --client-procs (at most 16) and --processes are at least 1")
+    if args.duration <= 0 or args.warmup < 0 or args.think < 0 or not 0 <= args.jitter <= 1 or args.timeout <= 0:
+        parser.error("--duration and --timeout are positive, --warmup and --think not negative, --jitter in 0..1")
+    args.database_url = None
+    if args.url:
+        for url in args.url:
+            parts = urlsplit(url)
+            if parts.scheme not in ("http", "https") or parts.hostname not in LOOPBACK_HOSTS:
+                parser.error(f"--url {url!r}: this benchmark only talks to servers on 127.0.0.1")
+        args.url = [url.rstrip("/") for url in args.url]
+    else:
+        args.database_url = database_url_of(parser, args.database)
+        if args.processes > 1:
+            if not (args.database_url or "").startswith("postgresql"):
+                parser.error("--processes > 1 needs --database postgresql URL (SQLite is for one process)")
+            if not args.redis:
+                parser.error("--processes > 1 needs --redis URL (the processes share updates through it)")
+        for url in [args.database_url, args.redis]:
+            host = urlsplit(url).hostname if url and "://" in url else None
+            if host is not None and host not in LOOPBACK_HOSTS:
+                parser.error(f"{url!r}: this benchmark only talks to services on 127.0.0.1")
+    if args.spread_moves is None:
+        args.spread_moves = DEFAULT_SPREAD.get(args.game, 100)
+    return args
+
+
+def database_url_of(parser: argparse.ArgumentParser, words: list[str]) -> str | None:
+    """``sqlite`` (None: a temporary file), ``sqlite URL``, ``postgresql URL``, or a URL alone."""
+    if len(words) > 2:
+        parser.error("--database takes a kind and a URL at most")
+    kind, url = (words[0], words[1] if len(words) == 2 else None)
+    if "://" in kind and url is None:
+        kind, url = kind.split(":", 1)[0].split("+", 1)[0], kind
+    if kind not in ("sqlite", "postgresql"):
+        parser.error(f"--database: sqlite or postgresql, not {kind!r}")
+    if kind == "postgresql" and not url:
+        parser.error("--database postgresql needs a URL, e.g. postgresql+psycopg://user:pw@127.0.0.1/bench")
+    if url and not url.startswith(kind):
+        parser.error(f"--database {kind}: the URL should start with {kind}")
+    return url
+
+
+def raise_file_limit() -> None:
+    with contextlib.suppress(ValueError, OSError):
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if soft != resource.RLIM_INFINITY and (hard == resource.RLIM_INFINITY or soft < hard):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else 65536, hard))
+
+
+def split(total: int, parts: int) -> list[int]:
+    return [total // parts + (1 if i < total % parts else 0) for i in range(parts)]
+
+
+class Run:
+    """The parent: servers, client processes, levels, the printed figures."""
+
+    def __init__(self, args: argparse.Namespace, servers: list[Server], deadline: float) -> None:
+        self.args = args
+        self.servers = servers
+        self.deadline = deadline
+        self.conns: list[Connection] = []
+        self.procs: list[multiprocessing.process.BaseProcess] = []
+        self.summary: list[str] = []
+        self.errors = 0
+        self.client_bound: list[int] = []
+
+    def start_clients(self) -> None:
+        context = multiprocessing.get_context("spawn")
+        for index in range(self.args.client_procs):
+            mine, theirs = context.Pipe()
+            config = ClientConfig(
+                index=index, servers=tuple(s.url for s in self.servers), game=self.args.game,
+                players=self.args.players, think=self.args.think, jitter=self.args.jitter,
+                timeout=self.args.timeout, setup_timeout=self.args.setup_timeout,
+                compression=not self.args.no_compression, seed=self.args.seed * 1000 + index,
+                deadline=self.deadline)
+            process = context.Process(target=client_main, args=(theirs, config), name=f"load-client-{index}",
+                                      daemon=True)
+            process.start()
+            theirs.close()
+            self.conns.append(mine)
+            self.procs.append(process)
+
+    def gather(self, kind: str, timeout: float) -> list[Any]:
+        """One ``kind`` answer from every client process, or SystemExit."""
+        answers: dict[int, Any] = {}
+        limit = time.monotonic() + timeout
+        while len(answers) < len(self.conns):
+            left = limit - time.monotonic()
+            if left <= 0:
+                raise SystemExit(f"load_server: client processes did not answer {kind!r} within {timeout:.0f} s")
+            waiting = {id(c): i for i, c in enumerate(self.conns) if i not in answers}
+            for ready in wait([self.conns[i] for i in waiting.values()], timeout=min(left, 1.0)):
+                index = waiting[id(ready)]
+                try:
+                    answer = self.conns[index].recv()
+                except EOFError:
+                    raise SystemExit(f"load_server: client process {index} died") from None
+                if answer[0] == kind:
+                    answers[index] = answer[1]
+            for index, process in enumerate(self.procs):
+                if index not in answers and not process.is_alive():
+                    raise SystemExit(f"load_server: client process {index} exited ({process.exitcode})")
+        return [answers[i] for i in range(len(self.conns))]
+
+    def server_sample(self) -> dict[int, float | None]:
+        return {pid: cpu_seconds(pid) for server in self.servers for pid in server.pids()}
+
+    def level(self, number: int, tables: int) -> None:
+        args = self.args
+        print(f"== level {number}/{len(args.levels)}: {tables} tables ==", flush=True)
+        setup_started = time.monotonic()
+        for conn, share in zip(self.conns, split(tables, len(self.conns)), strict=True):
+            conn.send(("grow", share, args.spread_moves if args.spread else 0))
+        ready = self.gather("ready", args.setup_timeout + 120)
+        setup = time.monotonic() - setup_started
+        start = time.monotonic() + args.warmup
+        end = start + args.duration
+        for conn in self.conns:
+            conn.send(("measure", start, end))
+        time.sleep(max(0.0, start - time.monotonic()))
+        before, machine_before, own_before = self.server_sample(), machine_busy(), time.process_time()
+        time.sleep(max(0.0, end - time.monotonic()))
+        after, machine_after, own = self.server_sample(), machine_busy(), time.process_time() - own_before
+        rss = {pid: rss_bytes(pid) for pid in after}
+        reports = self.gather("report", args.timeout + 60)
+        self.print_level(tables, setup, ready, reports, before, after, rss, machine_before, machine_after, own)
+
+    def print_level(self, tables: int, setup: float, ready: list[dict[str, Any]], reports: list[dict[str, Any]],
+                    before: dict[int, float | None], after: dict[int, float | None], rss: dict[int, int | None],
+                    machine_before: tuple[float, float] | None, machine_after: tuple[float, float] | None,
+                    own_cpu: float) -> None:
+        wall = max(r["wall"] for r in reports)
+        sender = [x for r in reports for x in r["sender"]]
+        fanout = [x for r in reports for x in r["fanout"]]
+        sizes = [x for r in reports for x in r["sizes"]]
+        lag = [x for r in reports for x in r["lag"]]
+        positions = sorted(x for r in reports for x in r["positions"])
+        moves = sum(r["moves"] for r in reports)
+        refusals: Counter[str] = Counter()
+        setup_errors: Counter[str] = Counter()
+        for r in reports:
+            refusals.update(r["refusals"])
+            setup_errors.update(r["setup_errors"])
+        disconnects = sum(r["disconnects"] for r in reports)
+        timeouts = sum(r["timeouts"] for r in reports)
+        errors = sum(refusals.values()) + disconnects + timeouts + sum(setup_errors.values())
+        self.errors += errors
+        lines: list[tuple[str, Any]] = [
+            ("tables", sum(r["tables"] for r in reports)),
+            ("setup s", f"{setup:.1f}"),
+            ("tables not fast-forwarded in time", sum(r["late"] for r in ready)),
+            ("measured s", f"{wall:.1f}"),
+            ("moves", moves),
+            ("moves/s", f"{moves / wall:.1f}"),
+            ("sender latency p50 ms", ms(percentile(sender, 50))),
+            ("sender latency p95 ms", ms(percentile(sender, 95))),
+            ("sender latency p99 ms", ms(percentile(sender, 99))),
+            ("fan-out latency p50 ms", ms(percentile(fanout, 50))),
+            ("fan-out latency p95 ms", ms(percentile(fanout, 95))),
+            ("fan-out latency p99 ms", ms(percentile(fanout, 99))),
+            ("fan-out latency max ms", ms(max(fanout) if fanout else None)),
+            ("errors", errors),
+            ("refusals", sum(refusals.values())),
+            ("disconnects", disconnects),
+            ("timeouts", timeouts),
+            ("setup errors", sum(setup_errors.values())),
+        ]
+        if refusals or setup_errors:
+            detail = ", ".join(f"{k} {v}" for k, v in (refusals + setup_errors).most_common())
+            lines.append(("error kinds", detail))
+        lines += [
+            ("games finished and replaced", sum(r["replaced"] for r in reports)),
+            ("table move min", positions[0] if positions else "n/a"),
+            ("table move median", positions[len(positions) // 2] if positions else "n/a"),
+            ("table move max", positions[-1] if positions else "n/a"),
+            ("messages", len(sizes)),
+            ("messages per move", f"{len(sizes) / moves:.2f}" if moves else "n/a"),
+            ("bytes per message mean", f"{sum(sizes) / len(sizes):.0f}" if sizes else "n/a"),
+            ("bytes per message p99", f"{percentile([float(s) for s in sizes], 99) or 0:.0f}" if sizes else "n/a"),
+            ("bytes per move", f"{sum(sizes) / moves:.0f}" if moves else "n/a"),
+        ]
+        for number, server in enumerate(self.servers):
+            for pid in server.pids():
+                start, stop = before.get(pid), after.get(pid)
+                cpu = f"{(stop - start) / wall * 100:.1f}" if start is not None and stop is not None else "n/a"
+                memory = rss.get(pid)
+                key = f"server{number} pid {pid}"
+                lines += [(f"{key} rss MB", f"{memory / 2**20:.1f}" if memory else "n/a"), (f"{key} cpu %", cpu)]
+        if machine_before and machine_after:
+            busy = machine_after[0] - machine_before[0]
+            total = machine_after[1] - machine_before[1]
+            cores = os.cpu_count() or 1
+            lines.append((f"machine cpu % (of {cores * 100})", f"{busy / total * cores * 100:.1f}" if total else "n/a"))
+        client_cpu = [r["cpu"] / r["wall"] * 100 for r in reports]
+        lines += [(f"client{r['index']} cpu %", f"{c:.1f}") for r, c in zip(reports, client_cpu, strict=True)]
+        lines += [
+            ("client cpu % max", f"{max(client_cpu):.1f}"),
+            ("client parent cpu %", f"{own_cpu / wall * 100:.1f}"),
+            ("client loop lag p99 ms", ms(percentile(lag, 99))),
+            ("client loop lag max ms", ms(max(lag) if lag else None)),
+        ]
+        lag99 = percentile(lag, 99) or 0.0
+        bound = max(client_cpu) > SATURATED_CPU or lag99 > SATURATED_LAG
+        lines.append(("client-bound", "yes" if bound else "no"))
+        for key, value in lines:
+            print(f"{key}: {value}")
+        if bound:
+            self.client_bound.append(tables)
+            print(f"WARNING: the client saturates (cpu {max(client_cpu):.0f}% of a core, loop lag p99 "
+                  f"{lag99 * 1000:.0f} ms): these figures are client-bound; try more --client-procs")
+        print(flush=True)
+        self.summary.append(f"{tables} tables {moves / wall:.1f} moves/s p99 fan-out {ms(percentile(fanout, 99))} ms"
+                            f"{' (client-bound)' if bound else ''}")
+
+    def stop_clients(self) -> None:
+        for conn in self.conns:
+            with contextlib.suppress(Exception):
+                conn.send(("stop",))
+        for process in self.procs:
+            process.join(timeout=30)
+            if process.is_alive():
+                process.terminate()
+                process.join(timeout=5)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    raise_file_limit()
+    slack = args.setup_timeout + args.warmup + args.duration + 2 * args.timeout + 180
+    deadline = time.monotonic() + len(args.levels) * slack + 120
+    with tempfile.TemporaryDirectory(prefix="meeple-bench-") as folder:
+        tmp = Path(folder)
+        if args.url:
+            servers = [Server(url, None) for url in args.url]
+            where = ", ".join(args.url)
+        else:
+            url = args.database_url or f"sqlite:///{tmp / 'bench.sqlite3'}"
+            servers = start_servers(args, url, tmp)
+            kind = "postgresql" if url.startswith("postgresql") else "sqlite"
+            where = f"{len(servers)} meeple serve process(es) on {', '.join(s.url for s in servers)}, {kind}"
+        print(f"servers: {where}")
+        spread = f"up to {args.spread_moves} moves" if args.spread else "no"
+        print(f"game: {args.game}, {args.players} human seats a table, think {args.think} s "
+              f"(±{args.jitter * 100:.0f}%), spread: {spread}")
+        print(f"client processes: {args.client_procs}; cores: {os.cpu_count()} (shared by server and client)",
+              flush=True)
+        run = Run(args, servers, deadline)
+        try:
+            run.start_clients()
+            for number, tables in enumerate(args.levels, 1):
+                run.level(number, tables)
+        finally:
+            run.stop_clients()
+            if not args.url:
+                stop_servers(servers)
+                if any(s.process is not None and s.process.returncode not in (0, -signal.SIGINT) for s in servers):
+                    print("note: a server exited with an error; its log's end:\n" +
+                          "\n".join(s.tail() for s in servers))
+    bound = (f"client-bound at {', '.join(map(str, run.client_bound))} tables" if run.client_bound
+             else "never client-bound")
+    print(f"summary: {'; '.join(run.summary)}; errors {run.errors}; {bound}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    with contextlib.suppress(BrokenPipeError):
+        sys.exit(main())

@@ -1,0 +1,42 @@
+"""``bench/load_server.py`` runs end to end: a few seconds of 2 Citadels tables against a real ``meeple serve``
+on a temporary SQLite file, printing its figures with moves made and no errors."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+KEYS = (
+    "tables", "moves/s", "sender latency p50 ms", "sender latency p95 ms", "sender latency p99 ms",
+    "fan-out latency p50 ms", "fan-out latency p95 ms", "fan-out latency p99 ms", "errors", "refusals",
+    "disconnects", "timeouts", "bytes per message mean", "bytes per message p99", "bytes per move",
+    "client cpu % max", "client loop lag p99 ms", "client-bound",
+)
+
+
+def test_load_benchmark_plays_two_tables_without_errors(tmp_path: Path) -> None:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("MEEPLE_")}
+    env.update(TMPDIR=str(tmp_path), PYTHONPATH=str(ROOT))
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "load_server.py"), "--tables", "2", "--duration", "3",
+         "--warmup", "1", "--think", "0.2", "--client-procs", "1", "--timeout", "5"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    figures: dict[str, str] = {}
+    for line in result.stdout.splitlines():
+        key, sep, value = line.rpartition(": ")
+        if sep:
+            figures.setdefault(key, value)
+    missing = [key for key in KEYS if key not in figures]
+    assert not missing, f"missing {missing} in:\n{result.stdout}"
+    assert any(key.startswith("server0 pid") and key.endswith("cpu %") for key in figures), result.stdout
+    assert figures["tables"] == "2"
+    assert float(figures["moves/s"]) > 0, result.stdout
+    assert figures["errors"] == "0", result.stdout
+    assert float(figures["fan-out latency p99 ms"]) >= float(figures["fan-out latency p50 ms"]) > 0
+    assert result.stdout.splitlines()[-1].startswith("summary: "), result.stdout
+    assert not list(tmp_path.glob("meeple-bench-*")), "the temporary database folder is removed"
