@@ -4,6 +4,9 @@ Internally everything is small ints (district kinds, character indexes = rank �
 plain lists, so a random playout costs a few microseconds per action. Multi-step decisions are the
 ``phase`` value plus the fields it uses: ``pool`` (characters being drafted), ``drawn``/``keeps_left``
 (keep step), ``marked`` (Magician redraw), ``grave_card`` (Graveyard prompt, decided by its owner).
+``knowledge`` holds what each seat (and, last, a spectator) knows of where hidden cards are
+(``meeple/games/card_knowledge.py``; its locations are the seats' hands and ``DRAWN``); ``deck_top``
+counts the cards ever drawn from the top, so that deck positions are stable.
 """
 
 from __future__ import annotations
@@ -14,6 +17,25 @@ from typing import Any, Self
 from meeple.core.contract import JSON, GameState
 from meeple.core.errors import IllegalAction, InvalidState
 from meeple.core.rng import Rng
+from meeple.games.card_knowledge import (
+    Record,
+    check_record,
+    discarded_unseen,
+    emptied,
+    empty_record,
+    gained_in_public,
+    moved_unseen,
+    put_under_seen,
+    record_from_json,
+    record_to_json,
+    removed_in_public,
+    revealed,
+    sample,
+    swapped,
+    took_seen,
+    took_unseen,
+    watch,
+)
 from meeple.games.citadels.actions import (
     ALL_ACTIONS,
     BUILD,
@@ -148,6 +170,10 @@ DRAFT_SCRIPTS: dict[int, tuple[tuple[int, int], ...]] = {
     **{n: tuple((k, S_PICK) for k in range(n)) for n in range(4, 8)},
 }
 
+#: Knowledge locations (card_knowledge.py): the hands are 0–6, then a pending keep step's drawn cards.
+DRAWN = 7
+LOCATIONS = 8
+
 #: Attempts at a consistent character assignment in ``determinize`` (measured: a few on average, ~1,000 at
 #: worst in 100,000 samples; each attempt keeps every pool the seat saw, so one always exists).
 _TRIES = 20000
@@ -242,11 +268,14 @@ class CitadelsState(GameState[Act]):
     """One game of Citadels in progress (see the module docstring for the representation)."""
     __slots__ = (
         "_legal",
+        "_watch_hands",
+        "_watch_pos",
         "builds_left",
         "cities",
         "crown",
         "cur",
         "deck",
+        "deck_top",
         "draft_idx",
         "drawn",
         "facedown",
@@ -262,6 +291,7 @@ class CitadelsState(GameState[Act]):
         "keeps_left",
         "kept",
         "killed",
+        "knowledge",
         "lab_used",
         "log",
         "marked",
@@ -318,6 +348,10 @@ class CitadelsState(GameState[Act]):
     first_complete: int
     hq_round: int
     log: list[LogEntry]
+    deck_top: int
+    knowledge: list[Record]
+    _watch_pos: int
+    _watch_hands: int
     _legal: tuple[Act, ...] | None
 
     # --- setup ---------------------------------------------------------------------------------
@@ -330,6 +364,9 @@ class CitadelsState(GameState[Act]):
         shuffle(self.rng, deck)
         self.hands = [deck[4 * s : 4 * s + 4] for s in range(n)]
         self.deck = deck[4 * n :]
+        self.deck_top = 0
+        self.knowledge = [empty_record(LOCATIONS)] * (n + 1)
+        self._watch_pos, self._watch_hands = watch(self.knowledge)
         self.cities = [[] for _ in range(n)]
         self.masks = [0] * n
         self.gold = [2] * n
@@ -462,6 +499,7 @@ class CitadelsState(GameState[Act]):
             deck = self.deck
             cards = deck[:2]
             del deck[:2]
+            self._took(seat, cards, seat)
             self.hands[seat].extend(cards)
             self.log.append((-1, E_DRAW, seat, SRC_ARCHITECT, len(cards)))
             self.log.append((seat, E_DREW, seat, SRC_ARCHITECT, tuple(cards)))
@@ -648,6 +686,8 @@ class CitadelsState(GameState[Act]):
             d = action.a
             price = self.rules.cost[d]
             self.hands[seat].remove(d)
+            if self._watch_hands >> seat & 1:
+                self._removed_in_public(seat, d)
             self.gold[seat] -= price
             city = self.cities[seat]
             city.append(d)
@@ -698,9 +738,11 @@ class CitadelsState(GameState[Act]):
             card = self.grave_card
             if kind == K_GRAVE_TAKE:
                 self.gold[seat] -= 1
+                self._gained_in_public(seat, card)
                 self.hands[seat].append(card)
                 log.append((-1, E_GRAVE_TAKE, seat, card))
             else:
+                self._put_under((card,), None)
                 self.deck.append(card)
                 log.append((-1, E_GRAVE_PASS, seat, card))
             self.grave_card = -1
@@ -711,6 +753,7 @@ class CitadelsState(GameState[Act]):
             hands = self.hands
             gave, got = hands[seat], hands[other]
             hands[seat], hands[other] = got, gave
+            self._swapped(seat, other, gave, got)
             self.power_used = True
             log.append((-1, E_SWAP, seat, other, len(gave), len(got)))
             log.append((seat, E_SWAPPED, seat, other, tuple(gave), tuple(got)))
@@ -724,6 +767,7 @@ class CitadelsState(GameState[Act]):
         elif kind == K_LAB:
             d = action.a
             self.hands[seat].remove(d)
+            self._put_under((d,), seat)
             self.deck.append(d)
             gain = self.rules.lab_gold
             self.gold[seat] += gain
@@ -736,6 +780,7 @@ class CitadelsState(GameState[Act]):
             deck = self.deck
             cards = deck[: rules.smithy_draw]
             del deck[: rules.smithy_draw]
+            self._took(seat, cards, seat)
             self.hands[seat].extend(cards)
             self.smithy_used = True
             log.append((-1, E_SMITHY, seat, rules.smithy_price, len(cards)))
@@ -752,7 +797,9 @@ class CitadelsState(GameState[Act]):
         quota = (len(drawn) if self.rules.keep_all else 2) if mask & _LIB_BIT else 1
         self.log.append((-1, E_DRAW, seat, SRC_GATHER, len(drawn)))
         self.log.append((seat, E_DREW, seat, SRC_GATHER, tuple(drawn)))
-        if quota >= len(drawn):
+        kept_all = quota >= len(drawn)
+        self._took(seat, drawn, seat if kept_all else DRAWN)
+        if kept_all:
             self.hands[seat].extend(drawn)
             self.log.append((-1, E_KEPT, seat, len(drawn), 0))
             self._finish_gather()
@@ -765,11 +812,14 @@ class CitadelsState(GameState[Act]):
         drawn = self.drawn
         drawn.remove(card)
         self.hands[seat].append(card)
+        if self._watch_hands >> DRAWN & 1:
+            self._update_others(seat, moved_unseen, DRAWN, seat)
         self.keeps_left -= 1
         self.kept.append(card)
         if self.keeps_left == 0:
             kept = tuple(self.kept)
             self.kept = []
+            self._put_under(drawn, seat, returned=True)
             self.deck.extend(drawn)
             self.log.append((-1, E_KEPT, seat, len(kept), len(drawn)))
             self.log.append((seat, E_KEPT_CARDS, seat, kept, tuple(drawn)))
@@ -783,10 +833,12 @@ class CitadelsState(GameState[Act]):
         for d in marked:
             hand.remove(d)
         deck = self.deck
+        self._put_under(marked, seat)
         deck.extend(marked)
         count = len(marked)
         cards = deck[:count]
         del deck[:count]
+        self._took(seat, cards, seat)
         hand.extend(cards)
         self.log.append((-1, E_REDRAW, seat, count))
         self.log.append((seat, E_REDRAWN, seat, tuple(marked), tuple(cards)))
@@ -810,7 +862,82 @@ class CitadelsState(GameState[Act]):
             self.phase = P_GRAVE
             self.cur = owner
         else:
+            self._put_under((card,), None)
             self.deck.append(card)
+
+    # --- what each seat knows of the hidden cards (card_knowledge.py) ---------------------------
+
+    def _took(self, seat: int, cards: list[int], into: int) -> None:
+        """``seat`` drew ``cards`` from the top into its hand (``into == seat``) or its keep step (``DRAWN``).
+
+        Only a draw that reaches a card some seat knows changes a record; the rest just move ``deck_top``.
+        """
+        first = self.deck_top
+        self.deck_top = first + len(cards)
+        if self.deck_top <= self._watch_pos:
+            return
+        records = self.knowledge
+        changed = False
+        for me, record in enumerate(records):
+            new = took_seen(record, first, cards) if me == seat else took_unseen(record, into, first, len(cards))
+            if new is not record:
+                records[me] = new
+                changed = True
+        if changed:
+            self._watch_pos, self._watch_hands = watch(records)
+
+    def _put_under(self, cards: Any, seen_by: int | None, returned: bool = False) -> None:
+        """``cards`` go under the deck (call before appending them), seen by ``seen_by`` or, if None, by all.
+
+        The others saw them leave ``seen_by``'s hand (or, ``returned``, its keep step) without seeing which.
+        """
+        first = self.deck_top + len(self.deck)
+        records = self.knowledge
+        if seen_by is None:
+            for me in range(len(records)):
+                records[me] = put_under_seen(records[me], first, cards)
+        else:
+            records[seen_by] = put_under_seen(records[seen_by], first, cards)
+            source = DRAWN if returned else seen_by
+            if self._watch_hands >> source & 1:
+                self._update_others(seen_by, discarded_unseen, source, first, len(cards))
+                if returned:
+                    self._update_others(seen_by, emptied, DRAWN)
+        if first < self._watch_pos:
+            self._watch_pos = first
+
+    def _update_others(self, seat: int, update: Any, *args: Any) -> None:
+        """Apply ``update(record, *args)`` to every record but ``seat``'s, then refresh what is watched."""
+        records = self.knowledge
+        changed = False
+        for me, record in enumerate(records):
+            if me != seat:
+                new = update(record, *args)
+                if new is not record:
+                    records[me] = new
+                    changed = True
+        if changed:
+            self._watch_pos, self._watch_hands = watch(records)
+
+    def _removed_in_public(self, seat: int, card: int) -> None:
+        self._update_others(seat, removed_in_public, seat, card)
+
+    def _gained_in_public(self, seat: int, card: int) -> None:
+        self._update_others(seat, gained_in_public, seat, card)
+
+    def _swapped(self, magician: int, other: int, gave: list[int], got: list[int]) -> None:
+        records = self.knowledge
+        for me, record in enumerate(records):
+            records[me] = swapped(record, me if me < self.players else -1, magician, other, gave, got)
+        self._watch_pos, self._watch_hands = watch(records)
+
+    def _contents(self, me: int) -> list[list[int] | None]:
+        """What each knowledge location holds, None where record ``me``'s seat sees it (card_knowledge.py)."""
+        contents: list[list[int] | None] = [[] for _ in range(LOCATIONS)]
+        for t in range(self.players):
+            contents[t] = None if t == me else self.hands[t]
+        contents[DRAWN] = None if me == self.cur and self.phase == P_KEEP else self.drawn
+        return contents
 
     # --- scoring -------------------------------------------------------------------------------
 
@@ -894,6 +1021,10 @@ class CitadelsState(GameState[Act]):
         other.masks = list(self.masks)
         other.gold = list(self.gold)
         other.deck = list(self.deck)
+        other.deck_top = self.deck_top
+        other.knowledge = list(self.knowledge)  # records are immutable values
+        other._watch_pos = self._watch_pos
+        other._watch_hands = self._watch_hands
         other.crown = self.crown
         other.round_no = self.round_no
         other.phase = self.phase
@@ -929,38 +1060,50 @@ class CitadelsState(GameState[Act]):
         return other
 
     def determinize(self, seat: int | None, rng: Rng | int | None = None) -> Self:
-        """Resample other hands, the deck order, hidden pending cards and unseen characters (§6)."""
+        """Resample what ``seat`` has not seen (§6): other hands, the deck order, other seats' pending cards
+        and unseen characters, keeping every fact its knowledge record holds (``knowledge.py``).
+
+        The copy carries only this seat's record (and no other seat's private log): what the others know
+        is hidden too.
+        """
         sampler = self._determinization_rng(rng)
         other = self.clone()
         other._legal = None
         other.log = [e for e in self.log if e[0] < 0 or e[0] == seat]
         other.rng = sampler.fork()  # future chance is hidden too
-        if self.phase == P_OVER:  # hands and characters are revealed; only the deck order stays hidden
-            other.deck.sort()
-            shuffle(sampler, other.deck)
-            return other
+        n = self.players
+        me = n if seat is None else seat
+        record = self.knowledge[me]
+        other.knowledge = [empty_record(LOCATIONS)] * (n + 1)
+        other.knowledge[me] = record
+        other._watch_pos, other._watch_hands = watch(other.knowledge)
+        over = self.phase == P_OVER
+        if over:  # every hand is shown; only the deck order stays hidden
+            for t in range(n):
+                record = revealed(record, t, self.hands[t])
+        sizes = [0] * LOCATIONS
+        hidden = list(self.deck)
+        for t in range(n):
+            if t != seat and not over:
+                sizes[t] = len(self.hands[t])
+                hidden.extend(self.hands[t])
         hidden_drawn = self.phase == P_KEEP and self.cur != seat
-        unseen = list(other.deck)
-        for t in range(self.players):
-            if t != seat:
-                unseen.extend(other.hands[t])
         if hidden_drawn:
-            unseen.extend(other.drawn)
-        unseen.sort()  # canonical: the sample depends only on what the seat knows
-        shuffle(sampler, unseen)
-        at = 0
-        for t in range(self.players):
-            if t != seat:
-                size = len(other.hands[t])
-                other.hands[t] = unseen[at : at + size]
-                at += size
+            sizes[DRAWN] = len(self.drawn)
+            hidden.extend(self.drawn)
+        hidden.sort()  # canonical: the sample depends only on what the seat knows
+        places, other.deck = sample(
+            record, sizes, hidden, KIND_COUNT, lambda items: shuffle(sampler, items), len(self.deck), self.deck_top
+        )
+        for t in range(n):
+            if sizes[t]:
+                other.hands[t] = places[t]
+        if over:
+            return other
         if hidden_drawn:
-            size = len(other.drawn)
-            other.drawn = unseen[at : at + size]
-            at += size
+            other.drawn = places[DRAWN]
             keep_count = len(self.kept)
             other.kept = other.hands[self.cur][len(other.hands[self.cur]) - keep_count :]
-        other.deck = unseen[at:]
         if self.phase == P_REDRAW and self.cur != seat:
             other.marked = sampler.sample(other.hands[self.cur], len(self.marked))
         other._resample_characters(seat, sampler)
@@ -1190,6 +1333,8 @@ class CitadelsState(GameState[Act]):
             "cities": [list(c) for c in self.cities],
             "gold": list(self.gold),
             "deck": list(self.deck),
+            "deck_top": self.deck_top,
+            "knowledge": [record_to_json(r) for r in self.knowledge],
             "crown": self.crown,
             "round": self.round_no,
             "phase": self.phase,
@@ -1244,6 +1389,9 @@ class CitadelsState(GameState[Act]):
         if len(self.gold) != n:
             raise InvalidState("one gold count per seat is needed")
         self.deck = _ints(body["deck"], card_ids)
+        self.deck_top = _int(body["deck_top"], range(1 << 31))
+        self.knowledge = [record_from_json(r, LOCATIONS, KIND_COUNT) for r in _list(body["knowledge"], n + 1)]
+        self._watch_pos, self._watch_hands = watch(self.knowledge)
         seats = range(n)
         self.crown = _int(body["crown"], seats)
         self.round_no = _int(body["round"], range(1, 1 << 31))
@@ -1310,6 +1458,11 @@ class CitadelsState(GameState[Act]):
             raise InvalidState("drawn cards without a keep step (or the reverse)")
         if self.phase in (P_PICK, P_DISCARD) and not self.pool:
             raise InvalidState("a draft step with nothing to choose from")
+        for me, record in enumerate(self.knowledge):
+            try:
+                check_record(record, self._contents(me), self.deck, self.deck_top)
+            except ValueError as error:
+                raise InvalidState(f"knowledge record {me} is not true of the state: {error}") from error
 
 
 def _list(value: Any, size: int | None) -> list[Any]:

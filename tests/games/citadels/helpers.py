@@ -72,7 +72,7 @@ def start_action_phase(
     state.draft_idx = state.rules.script_len
     state.killed = ch(killed) if killed else -1
     state.robbed = ch(robbed) if robbed else -1
-    state.revealed = 0
+    state.revealed = sum(1 << c for c in held if c < ch(from_character) and c != state.killed)  # they played
     state.crown = crown
     state._legal = None
     state._call_from(ch(from_character))
