@@ -1535,7 +1535,8 @@ class BurgundyState(GameState[BAction]):
         return other
 
     def _resample_setup_choice(self, seat: int, sampler: Rng) -> None:
-        """Replace another seat's secret board / start-castle choice by a random legal one."""
+        """Replace another seat's secret board / start-castle choice by a random legal one, and its private
+        log of them with the sampled choice (its record of the real one is hidden too)."""
         chose_board = self.options["boards"] == "choose" and bool(self.board[seat])
         had_castle = bool(self.start_space[seat])
         if not chose_board and not had_castle:
@@ -1552,6 +1553,10 @@ class BurgundyState(GameState[BAction]):
             self._init_estate(seat, self.board[seat])
         if had_castle:
             self._place_start_castle(seat, sampler.choice(BOARDS[self.board[seat]].castle_spaces))
+        self.private_log[seat] = [
+            *([{"event": "board", "seat": seat, "board": self.board[seat]}] if chose_board else []),
+            *([{"event": "start_castle", "seat": seat, "space": self.start_space[seat]}] if had_castle else []),
+        ]
 
 
 _NEIGHBOURS = NEIGHBOURS

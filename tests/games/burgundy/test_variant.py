@@ -110,3 +110,22 @@ def test_secret_setup_hides_choices_until_everyone_has_chosen() -> None:
     assert state.log[-2]["event"] == "setup_revealed"
     assert state.view(1)["players"][0]["estate"] == {"34": "C"}
     assert state.determinize(1, 0).board == state.board
+
+
+def test_6_secret_setup_determinize_hides_another_seats_choice_in_its_private_log_too() -> None:
+    """§3.18/§6: in a determinization for seat 1, seat 0's secret board and start castle are resampled, and
+    so is seat 0's record of them (its private log); the real choice stays fixed nowhere."""
+    state = new(players=3, preset="variant_secret")
+    play(state, "board:6", "start:34")
+    real = state.private_log[0]
+    resampled = 0
+    for k in range(16):
+        world = state.determinize(1, k)
+        entries = world.private_log[0]
+        assert [e["event"] for e in entries] == ["board", "start_castle"]
+        assert entries[0]["board"] == world.board[0] and entries[1]["space"] == world.start_space[0]
+        assert world.view(1) == state.view(1)
+        resampled += entries != real
+    assert resampled > 0
+    own = state.determinize(0, 3)
+    assert own.private_log[0] == real and own.board[0] == state.board[0]
