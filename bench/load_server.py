@@ -65,6 +65,8 @@ LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 #: a client process above this share of one core, or whose event loop lags more than this, is the bottleneck
 SATURATED_CPU = 85.0
 SATURATED_LAG = 0.050
+#: other processes of the machine using more than this (% of a core) during a level disturb its figures
+OTHERS_WARNING = 25.0
 LAG_PROBE = 0.020
 #: keys under which a message may carry the acting seat's legal actions
 LEGAL_KEYS = ("legal", "legal_actions")
@@ -252,13 +254,21 @@ class Client:
         self.max_created = self.created + 3 * total + 10  # replacements of finished games are bounded too
         self.spread = spread
         gate = asyncio.Semaphore(self.config.setup_concurrency)
+        limit = time.monotonic() + self.config.setup_timeout
 
         async def one() -> None:
+            # Creating a table and fast-forwarding it hold one of a few slots, so that the server is not
+            # flooded by hundreds of tables moving at think time 0 (its HTTP answers would time out).
             async with gate:
-                await self.new_table(self.rng.randrange(spread) if spread > 0 else 0)
+                for attempt in range(3):
+                    table = await self.new_table(self.rng.randrange(spread) if spread > 0 else 0)
+                    if table is not None or time.monotonic() > limit:
+                        break
+                    await asyncio.sleep(1.0 + attempt)
+                while table is not None and table.forwarding and not table.closed and time.monotonic() < limit:
+                    await asyncio.sleep(0.1)
 
         await asyncio.gather(*(one() for _ in range(max(0, total - len(self.tables)))))
-        limit = time.monotonic() + self.config.setup_timeout
         while time.monotonic() < limit and any(t.forwarding and not t.over for t in self.tables.values()):
             await asyncio.sleep(0.2)
         late = sum(1 for t in self.tables.values() if t.forwarding and not t.over)
@@ -833,6 +843,7 @@ class Run:
         self.summary: list[str] = []
         self.errors = 0
         self.client_bound: list[int] = []
+        self.disturbed: list[int] = []
 
     def start_clients(self) -> None:
         context = multiprocessing.get_context("spawn")
@@ -950,19 +961,25 @@ class Run:
             ("bytes per message p99", f"{percentile([float(s) for s in sizes], 99) or 0:.0f}" if sizes else "n/a"),
             ("bytes per move", f"{sum(sizes) / moves:.0f}" if moves else "n/a"),
         ]
+        server_cpu = 0.0
         for number, server in enumerate(self.servers):
             for pid in server.pids():
                 start, stop = before.get(pid), after.get(pid)
-                cpu = f"{(stop - start) / wall * 100:.1f}" if start is not None and stop is not None else "n/a"
+                cpu = "n/a"
+                if start is not None and stop is not None:
+                    server_cpu += (stop - start) / wall * 100
+                    cpu = f"{(stop - start) / wall * 100:.1f}"
                 memory = rss.get(pid)
                 key = f"server{number} pid {pid}"
                 lines += [(f"{key} rss MB", f"{memory / 2**20:.1f}" if memory else "n/a"), (f"{key} cpu %", cpu)]
-        if machine_before and machine_after:
-            busy = machine_after[0] - machine_before[0]
-            total = machine_after[1] - machine_before[1]
-            cores = os.cpu_count() or 1
-            lines.append((f"machine cpu % (of {cores * 100})", f"{busy / total * cores * 100:.1f}" if total else "n/a"))
         client_cpu = [r["cpu"] / r["wall"] * 100 for r in reports]
+        others = 0.0
+        if machine_before and machine_after and machine_after[1] > machine_before[1]:
+            cores = os.cpu_count() or 1
+            machine = (machine_after[0] - machine_before[0]) / (machine_after[1] - machine_before[1]) * cores * 100
+            others = max(0.0, machine - server_cpu - sum(client_cpu) - own_cpu / wall * 100)
+            lines += [(f"machine cpu % (of {cores * 100})", f"{machine:.1f}"),
+                      ("other processes cpu %", f"{others:.1f}")]
         lines += [(f"client{r['index']} cpu %", f"{c:.1f}") for r, c in zip(reports, client_cpu, strict=True)]
         lines += [
             ("client cpu % max", f"{max(client_cpu):.1f}"),
@@ -979,6 +996,10 @@ class Run:
             self.client_bound.append(tables)
             print(f"WARNING: the client saturates (cpu {max(client_cpu):.0f}% of a core, loop lag p99 "
                   f"{lag99 * 1000:.0f} ms): these figures are client-bound; try more --client-procs")
+        if others > OTHERS_WARNING:
+            self.disturbed.append(tables)
+            print(f"WARNING: other processes used {others:.0f}% of a core meanwhile: the server had less CPU "
+                  "than this machine has (figures disturbed)")
         print(flush=True)
         self.summary.append(f"{tables} tables {moves / wall:.1f} moves/s p99 fan-out {ms(percentile(fanout, 99))} ms"
                             f"{' (client-bound)' if bound else ''}")
@@ -1029,7 +1050,9 @@ def main(argv: list[str] | None = None) -> int:
                           "\n".join(s.tail() for s in servers))
     bound = (f"client-bound at {', '.join(map(str, run.client_bound))} tables" if run.client_bound
              else "never client-bound")
-    print(f"summary: {'; '.join(run.summary)}; errors {run.errors}; {bound}", flush=True)
+    disturbed = (f"disturbed by other processes at {', '.join(map(str, run.disturbed))} tables" if run.disturbed
+                 else "not disturbed by other processes")
+    print(f"summary: {'; '.join(run.summary)}; errors {run.errors}; {bound}; {disturbed}", flush=True)
     return 0
 
 
