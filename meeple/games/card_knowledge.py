@@ -12,19 +12,21 @@ update returns a new one, or the same object when nothing changed):
 
 - ``known[loc]``: cards the seat knows are in location ``loc`` (a swapped hand, a Graveyard take).
 - ``facts``: (deck position, card) for cards the seat saw go under the deck.
-- ``groups``: cards the seat knows are *somewhere* among a few places, not where: (known cards, bitmask
-  of the locations it covers, deck positions). A covered location's slots other than its ``known``
-  cards all belong to the group; the group's slots that hold no known card hold unknown cards. One
-  arises when cards leave a location the seat knew cards of without it seeing which (they may be
-  among them), or when cards it knew of move where it cannot follow them.
+- ``groups``: cards the seat knows are *somewhere* among a few places, not where: (known cards, number
+  of slots in each location, deck positions). The group's places hold its known cards, and unknown
+  cards in the slots left over. One arises when cards leave a location the seat knew cards of without
+  it seeing which (they may be among them), or when cards it knew of move where it cannot follow them.
+
+A location's slots not taken by its ``known`` cards or by a group hold unknown cards.
 
 Deck positions are absolute: the top card has position ``deck_top`` (cards ever drawn from the top), the
 next ``deck_top + 1``, and so on; a card keeps its position while it stays in the deck.
 
-Slots of a location are interchangeable, so every update is exact but one: when two groups meet in one
-location (rare: it takes two uncertain moves into the same place), they merge, and the seat forgets
-which of the two sets of places each group's cards were confined to. A record never states a fact the
-seat did not observe.
+A location's slots are interchangeable, and a card the seat knows nothing of is as good as any other
+unseen card, so most updates are exact. Where two sources of a card are possible and the record cannot
+say "one or the other" (two groups meeting in one location, or a known card leaving a location that also
+holds unknown cards), the sources merge into one group: the seat then forgets where exactly those cards
+were confined. A record never states a fact the seat did not observe.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ NOWHERE = 1 << 62
 
 Cards = tuple[int, ...]  # card kinds, sorted
 Fact = tuple[int, int]  # (deck position, kind)
-Group = tuple[Cards, int, tuple[int, ...]]  # (known kinds, covered locations bitmask, deck positions ascending)
+Group = tuple[Cards, tuple[int, ...], tuple[int, ...]]  # (known kinds, slots per location, deck positions)
 Record = tuple[tuple[Cards, ...], tuple[Fact, ...], tuple[Group, ...]]
 
 
@@ -70,23 +72,20 @@ def _minus(cards: Iterable[int], taken: Iterable[int]) -> list[int]:
     return rest
 
 
-def _covering(groups: tuple[Group, ...], loc: int) -> int:
-    """The index of the group covering location ``loc``, or −1."""
-    for i, (_, covers, _) in enumerate(groups):
-        if covers >> loc & 1:
-            return i
-    return -1
+def _with(items: tuple[Any, ...], i: int, item: Any) -> tuple[Any, ...]:
+    return (*items[:i], item, *items[i + 1 :])
 
 
-def _merged(groups: Iterable[Group]) -> Group:
+def _merged(groups: Iterable[Group], locations: int) -> Group:
     known: list[int] = []
-    covers = 0
+    slots = [0] * locations
     positions: list[int] = []
-    for k, c, p in groups:
+    for k, counts, p in groups:
         known.extend(k)
-        covers |= c
+        for loc, n in enumerate(counts):
+            slots[loc] += n
         positions.extend(p)
-    return tuple(sorted(known)), covers, tuple(sorted(positions))
+    return tuple(sorted(known)), tuple(slots), tuple(sorted(positions))
 
 
 def _informative(groups: Iterable[Group]) -> tuple[Group, ...]:
@@ -94,22 +93,14 @@ def _informative(groups: Iterable[Group]) -> tuple[Group, ...]:
     return tuple(g for g in groups if g[0])
 
 
-def _with_known(known: tuple[Cards, ...], loc: int, cards: Cards) -> tuple[Cards, ...]:
-    return (*known[:loc], cards, *known[loc + 1 :])
-
-
-def _with_group(groups: tuple[Group, ...], i: int, group: Group) -> tuple[Group, ...]:
-    """``groups`` with the ``i``-th replaced by ``group``, dropping it if it no longer knows a card."""
-    return (*groups[:i], group, *groups[i + 1 :]) if group[0] else (*groups[:i], *groups[i + 1 :])
-
-
-def _joined(groups: tuple[Group, ...], locs: int, extra: Group) -> tuple[Group, ...]:
-    """``extra`` merged with every group covering one of the ``locs`` (so each location has one group)."""
-    meeting = [g for g in groups if g[1] & locs]
-    if not meeting:
-        return _informative((*groups, extra))
-    rest = [g for g in groups if not g[1] & locs]
-    return _informative((*rest, _merged((*meeting, extra))))
+def _pooled(record: Record, loc: int, size: int) -> tuple[Group, tuple[Group, ...]]:
+    """Everything about location ``loc`` (``size`` cards) as one group — its known cards, the groups with
+    slots there (all their places) and its unknown cards — and the other groups."""
+    known, _, groups = record
+    touching = [g for g in groups if g[1][loc]]
+    rest = tuple(g for g in groups if not g[1][loc])
+    pooled = _merged(touching, len(known))
+    return (_plus(pooled[0], known[loc]), _with(pooled[1], loc, size), pooled[2]), rest
 
 
 # --- updates, seen from one record's seat ------------------------------------------------------------
@@ -121,151 +112,181 @@ def put_under_seen(record: Record, first: int, cards: Iterable[int]) -> Record:
     return known, (*facts, *((first + i, c) for i, c in enumerate(cards))), groups
 
 
-def _reaches(record: Record, end: int, into_bit: int) -> bool:
-    """Whether drawing the positions before ``end`` (into the locations of ``into_bit``) concerns the record."""
+def _reaches(record: Record, end: int) -> bool:
+    """Whether drawing the deck positions before ``end`` concerns anything the record knows."""
     _, facts, groups = record
     if facts and facts[0][0] < end:
         return True
-    return any((positions and positions[0] < end) or covers & into_bit for _, covers, positions in groups)
+    return any(positions and positions[0] < end for _, _, positions in groups)
 
 
 def took_seen(record: Record, first: int, cards: Sequence[int]) -> Record:
     """The seat itself drew ``cards`` from the deck (positions from ``first``) and saw them."""
     end = first + len(cards)
-    if not _reaches(record, end, 0):
+    if not _reaches(record, end):
         return record
     known, facts, groups = record
     n = 0
     while n < len(facts) and facts[n][0] < end:
         n += 1
     changed: list[Group] = []
-    for cards_known, covers, positions in groups:
+    for cards_known, slots, positions in groups:
         if positions and positions[0] < end:
             for p in positions:
                 if p < end and cards[p - first] in cards_known:
                     cards_known = _minus_one(cards_known, cards[p - first])
             positions = tuple(p for p in positions if p >= end)
-        changed.append((cards_known, covers, positions))
+        changed.append((cards_known, slots, positions))
     return known, facts[n:], _informative(changed)
 
 
 def took_unseen(record: Record, into: int, first: int, count: int) -> Record:
     """Someone drew ``count`` cards from position ``first`` into location ``into``, unseen by the seat:
-    what the seat knew of them follows them."""
+    what the seat knew of them follows them (cards it knew nothing of are just more unknown cards)."""
     end = first + count
-    if not _reaches(record, end, 1 << into):
+    if not _reaches(record, end):
         return record
     known, facts, groups = record
     n = 0
     while n < len(facts) and facts[n][0] < end:
         n += 1
     if n:
-        known = _with_known(known, into, _plus(known[into], (kind for _, kind in facts[:n])))
-    moving = [(k, c | 1 << into, tuple(p for p in pos if p >= end)) for k, c, pos in groups if pos and pos[0] < end]
-    if not moving:
-        return known, facts[n:], groups
-    staying = tuple(g for g in groups if not (g[2] and g[2][0] < end))
-    return known, facts[n:], _joined(staying, 1 << into, _merged(moving))
+        known = _with(known, into, _plus(known[into], (kind for _, kind in facts[:n])))
+    changed: list[Group] = []
+    for cards_known, slots, positions in groups:
+        if positions and positions[0] < end:
+            kept = tuple(p for p in positions if p >= end)
+            slots = _with(slots, into, slots[into] + len(positions) - len(kept))
+            positions = kept
+        changed.append((cards_known, slots, positions))
+    return known, facts[n:], tuple(changed)
 
 
-def moved_unseen(record: Record, source: int, target: int) -> Record:
-    """Some cards of location ``source`` went to location ``target`` without the seat seeing which: the cards
-    it knew in ``source`` may now be in either."""
+def moved_unseen(record: Record, source: int, target: int, count: int, source_size: int) -> Record:
+    """``count`` of the ``source_size`` cards of location ``source`` went to location ``target`` without the
+    seat seeing which: what it knew to be in ``source`` may now be in either."""
     known, facts, groups = record
-    held = _covering(groups, source)
-    if not known[source] and held < 0:
+    if not known[source] and not any(g[1][source] for g in groups):
         return record
-    group = groups[held] if held >= 0 else ((), 0, ())
-    rest = tuple(g for i, g in enumerate(groups) if i != held)
-    extra = (_plus(group[0], known[source]), group[1] | 1 << source | 1 << target, group[2])
-    return _with_known(known, source, ()), facts, _joined(rest, 1 << target, extra)
+    pooled, rest = _pooled(record, source, source_size)
+    cards_known, slots, positions = pooled
+    slots = _with(_with(slots, source, source_size - count), target, slots[target] + count)
+    return _with(known, source, ()), facts, (*rest, (cards_known, slots, positions))
+
+
+def discarded_unseen(record: Record, source: int, first: int, count: int, source_size: int) -> Record:
+    """``count`` of the ``source_size`` cards of location ``source`` went under the deck at positions
+    ``first``…, without the seat seeing which (or in what order)."""
+    known, facts, groups = record
+    if not known[source] and not any(g[1][source] for g in groups):
+        return record
+    pooled, rest = _pooled(record, source, source_size)
+    cards_known, slots, positions = pooled
+    group = (cards_known, _with(slots, source, source_size - count), (*positions, *range(first, first + count)))
+    return _with(known, source, ()), facts, (*rest, group)
 
 
 def moved_all(record: Record, source: int, target: int) -> Record:
     """Every card of location ``source`` went to location ``target`` (e.g. a pile shuffled into a deck)."""
     known, facts, groups = record
     if known[source]:
-        known = _with_known(_with_known(known, target, _plus(known[target], known[source])), source, ())
-    held = _covering(groups, source)
-    if held < 0:
-        return known, facts, groups
-    cards_known, covers, positions = groups[held]
-    rest = tuple(g for i, g in enumerate(groups) if i != held)
-    return known, facts, _joined(rest, 1 << target, (cards_known, covers & ~(1 << source) | 1 << target, positions))
-
-
-def discarded_unseen(record: Record, source: int, first: int, count: int) -> Record:
-    """``count`` cards of location ``source`` went under the deck at positions ``first``…, without the seat
-    seeing which (or in what order)."""
-    known, facts, groups = record
-    held = _covering(groups, source)
-    if not known[source] and held < 0:
-        return record
-    cards_known, covers, positions = groups[held] if held >= 0 else ((), 0, ())
-    group = (_plus(cards_known, known[source]), covers | 1 << source, (*positions, *range(first, first + count)))
-    rest = tuple(g for i, g in enumerate(groups) if i != held)
-    return _with_known(known, source, ()), facts, (*rest, group)
+        known = _with(_with(known, target, _plus(known[target], known[source])), source, ())
+    changed: list[Group] = []
+    for cards_known, slots, positions in groups:
+        if slots[source]:
+            slots = _with(_with(slots, target, slots[target] + slots[source]), source, 0)
+        changed.append((cards_known, slots, positions))
+    return known, facts, tuple(changed)
 
 
 def emptied(record: Record, loc: int) -> Record:
-    """Location ``loc`` is now empty (a pending draw resolved): no group covers it any more."""
+    """Location ``loc`` is now empty (a pending draw resolved, a deck run out)."""
     known, facts, groups = record
-    bit = 1 << loc
-    if not known[loc] and not any(c & bit for _, c, _ in groups):
+    if not known[loc] and not any(g[1][loc] for g in groups):
         return record
-    return _with_known(known, loc, ()), facts, tuple((k, c & ~bit, p) for k, c, p in groups)
+    return _with(known, loc, ()), facts, tuple((k, _with(s, loc, 0), p) for k, s, p in groups)
 
 
-def removed_in_public(record: Record, loc: int, card: int) -> Record:
-    """The seat saw ``card`` leave location ``loc`` (a build, a card played, a refused card shown)."""
+def removed_in_public(record: Record, loc: int, card: int, size: int) -> Record:
+    """The seat saw ``card`` leave location ``loc``, which held ``size`` cards (a build, a card played)."""
     known, facts, groups = record
     if card in known[loc]:
-        return _with_known(known, loc, _minus_one(known[loc], card)), facts, groups
-    held = _covering(groups, loc)
-    if held >= 0 and card in groups[held][0]:
-        cards_known, covers, positions = groups[held]
-        return known, facts, _with_group(groups, held, (_minus_one(cards_known, card), covers, positions))
-    return record
+        return _with(known, loc, _minus_one(known[loc], card)), facts, groups
+    touching = [i for i, g in enumerate(groups) if g[1][loc]]
+    if not touching:
+        return record
+    free = size - len(known[loc]) - sum(groups[i][1][loc] for i in touching)
+    named = [i for i in touching if card in groups[i][0]]
+    if not named and free:
+        return record  # an unknown card: as good as any other
+    if len(touching) == 1 and not free:
+        i = touching[0]
+        rest = groups
+    else:  # the card may come from several sources: pool them
+        group, others = _pooled((_with(known, loc, ()), facts, groups), loc, size - len(known[loc]))
+        rest = (*others, group)
+        i = len(rest) - 1
+    cards_known, slots, positions = rest[i]
+    if card in cards_known:
+        cards_known = _minus_one(cards_known, card)
+    group = (cards_known, _with(slots, loc, slots[loc] - 1), positions)
+    return known, facts, _informative(_with(rest, i, group))
 
 
 def gained_in_public(record: Record, loc: int, card: int) -> Record:
     """The seat saw ``card`` go into location ``loc`` (a Graveyard take, a card played to a hidden pile)."""
     known, facts, groups = record
-    return _with_known(known, loc, _plus(known[loc], (card,))), facts, groups
+    return _with(known, loc, _plus(known[loc], (card,))), facts, groups
 
 
 def revealed(record: Record, loc: int, cards: Sequence[int]) -> Record:
-    """The seat now sees all of location ``loc``: ``cards`` (its own hand after a swap, or hands at the end)."""
+    """The seat now sees all of location ``loc``: ``cards`` (its own hand after a swap, or hands at the end).
+
+    A group's known cards found there may be the group's cards in that location: the group no longer
+    counts on them (another copy elsewhere is then an unknown card of the group, so nothing is lost when
+    the group had at least that many slots there).
+    """
     known, facts, groups = record
-    held = _covering(groups, loc)
-    if held >= 0:
-        cards_known, covers, positions = groups[held]
-        for card in _minus(cards, known[loc]):  # the group's cards in that location
-            if card in cards_known:
-                cards_known = _minus_one(cards_known, card)
-        groups = _with_group(groups, held, (cards_known, covers & ~(1 << loc), positions))
-    return _with_known(known, loc, ()), facts, groups
+    if not any(g[1][loc] for g in groups):
+        return _with(known, loc, ()), facts, groups
+    seen = _minus(cards, known[loc])
+    changed: list[Group] = []
+    for cards_known, slots, positions in groups:
+        if slots[loc]:
+            cards_known = tuple(_minus(cards_known, _common(cards_known, seen)))
+            slots = _with(slots, loc, 0)
+        changed.append((cards_known, slots, positions))
+    return _with(known, loc, ()), facts, _informative(changed)
+
+
+def _common(a: Iterable[int], b: Iterable[int]) -> list[int]:
+    """The multiset intersection of ``a`` and ``b``."""
+    rest = list(b)
+    out = []
+    for card in a:
+        if card in rest:
+            rest.remove(card)
+            out.append(card)
+    return out
 
 
 def known_whole(record: Record, loc: int, cards: Iterable[int]) -> Record:
     """The seat knows all of location ``loc``: ``cards`` (a hand it gave away, a deck made of a public pile)."""
     known, facts, groups = record
-    bit = 1 << loc
-    return _with_known(known, loc, tuple(sorted(cards))), facts, tuple((k, c & ~bit, p) for k, c, p in groups)
+    return _with(known, loc, tuple(sorted(cards))), facts, groups
 
 
 def swapped(record: Record, me: int, a: int, b: int, a_had: Sequence[int], b_had: Sequence[int]) -> Record:
     """Locations ``a`` and ``b`` (two hands) exchanged their cards; ``me`` is the record's seat's own
     location (−1 for a spectator). Both owners know both hands after it."""
     known, facts, groups = record
-    pair = 1 << a | 1 << b
 
-    def relabel(covers: int) -> int:
-        return covers & ~pair | (covers >> a & 1) << b | (covers >> b & 1) << a
+    def relabel(items: tuple[Any, ...]) -> tuple[Any, ...]:
+        out = list(items)
+        out[a], out[b] = items[b], items[a]
+        return tuple(out)
 
-    exchanged = list(known)
-    exchanged[a], exchanged[b] = known[b], known[a]
-    record = tuple(exchanged), facts, tuple((k, relabel(c), p) for k, c, p in groups)
+    record = relabel(known), facts, tuple((k, relabel(s), p) for k, s, p in groups)
     if me == a:
         return known_whole(revealed(record, a, b_had), b, a_had)
     if me == b:
@@ -284,8 +305,10 @@ def watch(records: Iterable[Record]) -> tuple[int, int]:
         for loc, cards in enumerate(known):
             if cards:
                 locations |= 1 << loc
-        for _, covers, positions in groups:
-            locations |= covers
+        for _, slots, positions in groups:
+            for loc, n in enumerate(slots):
+                if n:
+                    locations |= 1 << loc
             if positions and positions[0] < first:
                 first = positions[0]
     return first, locations
@@ -328,16 +351,16 @@ def sample(
     out = [list(cards) for cards in known]
     deck = [-1] * deck_size
     at = 0
-    for cards, covers, positions in groups:
-        slots = [(loc, sizes[loc] - len(known[loc])) for loc in range(len(sizes)) if covers >> loc & 1]
-        size = sum(n for _, n in slots) + len(positions)
+    for cards, slots, positions in groups:
+        size = sum(slots) + len(positions)
         content = [*cards, *unknown[at : at + size - len(cards)]]
         at += size - len(cards)
         shuffle(content)
         i = 0
-        for loc, n in slots:
-            out[loc].extend(content[i : i + n])
-            i += n
+        for loc, n in enumerate(slots):
+            if n:
+                out[loc].extend(content[i : i + n])
+                i += n
         for p in positions:
             deck[p - deck_top] = content[i]
             i += 1
@@ -357,35 +380,39 @@ def sample(
 
 
 def check_record(record: Record, contents: Sequence[Sequence[int] | None], deck: Sequence[int], deck_top: int) -> None:
-    """Raise ValueError unless every fact of ``record`` is true of these places; ``contents[loc]`` is None
-    for a location the record's seat sees (it holds no knowledge of it)."""
+    """Raise ValueError unless ``record`` fits these places (``contents[loc]`` is None for a location the
+    record's seat sees, of which it holds no knowledge): its known cards and facts are there, each group's
+    known cards are among its places, and no location has more known cards and group slots than cards."""
     known, facts, groups = record
+    rest: list[list[int]] = []
     for loc, cards in enumerate(known):
         place = contents[loc]
-        if cards and place is None:
-            raise ValueError(f"a record holds knowledge of location {loc}, which its seat sees")
-        _minus(place or (), cards)  # raises if the location lacks one
+        if place is None:
+            if cards or any(g[1][loc] for g in groups):
+                raise ValueError(f"a record holds knowledge of location {loc}, which its seat sees")
+            rest.append([])
+            continue
+        rest.append(_minus(place, cards))  # raises if the location lacks one
+        if len(cards) + sum(g[1][loc] for g in groups) > len(place):
+            raise ValueError(f"location {loc} has more known cards and group slots than cards")
     used: set[int] = set()
     for p, card in facts:
         if not 0 <= p - deck_top < len(deck) or deck[p - deck_top] != card:
             raise ValueError(f"a fact places {card} at deck position {p}, which holds another card")
         used.add(p)
-    for cards, covers, positions in groups:
+    for cards, slots, positions in groups:
+        if len(slots) != len(known) or min(slots) < 0 or sum(slots) + len(positions) < len(cards):
+            raise ValueError("a knowledge group has fewer places than known cards")
         places: list[int] = []
         for p in positions:
             if not 0 <= p - deck_top < len(deck) or p in used:
                 raise ValueError(f"a knowledge group names deck position {p} twice or out of the deck")
             used.add(p)
             places.append(deck[p - deck_top])
-        for loc, place in enumerate(contents):
-            if covers >> loc & 1:
-                if place is None:
-                    raise ValueError(f"a knowledge group covers location {loc}, which its seat sees")
-                places.extend(_minus(place, known[loc]))
+        for loc, n in enumerate(slots):
+            if n:
+                places.extend(rest[loc])
         _minus(places, cards)
-    covered = [c for _, c, _ in groups]
-    if any(a & b for i, a in enumerate(covered) for b in covered[i + 1 :]):
-        raise ValueError("two knowledge groups cover one location")
 
 
 # --- saved form ----------------------------------------------------------------------------------------
@@ -393,7 +420,7 @@ def check_record(record: Record, contents: Sequence[Sequence[int] | None], deck:
 
 def record_to_json(record: Record) -> list[Any]:
     known, facts, groups = record
-    return [[list(h) for h in known], [list(f) for f in facts], [[list(k), c, list(p)] for k, c, p in groups]]
+    return [[list(h) for h in known], [list(f) for f in facts], [[list(k), list(c), list(p)] for k, c, p in groups]]
 
 
 def record_from_json(data: Any, locations: int, kinds: int) -> Record:
@@ -412,11 +439,11 @@ def record_from_json(data: Any, locations: int, kinds: int) -> Record:
         if not isinstance(raw, list) or len(raw) != 3:
             raise ValueError(f"bad knowledge group {raw!r:.60}")
         cards = _sorted_kinds(raw[0], kinds)
-        covers = _int(raw[1], 1 << locations)
+        slots = tuple(_int(n, 1 << 16) for n in _list(raw[1]))
         positions = tuple(_int(p, NOWHERE) for p in _list(raw[2]))
-        if not cards or list(positions) != sorted(set(positions)):
+        if not cards or len(slots) != locations or list(positions) != sorted(set(positions)):
             raise ValueError(f"bad knowledge group {raw!r:.60}")
-        groups.append((cards, covers, positions))
+        groups.append((cards, slots, positions))
     return known, facts, tuple(groups)
 
 

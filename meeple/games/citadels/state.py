@@ -813,7 +813,7 @@ class CitadelsState(GameState[Act]):
         drawn.remove(card)
         self.hands[seat].append(card)
         if self._watch_hands >> DRAWN & 1:
-            self._update_others(seat, moved_unseen, DRAWN, seat)
+            self._update_others(seat, moved_unseen, DRAWN, seat, 1, len(drawn) + 1)
         self.keeps_left -= 1
         self.kept.append(card)
         if self.keeps_left == 0:
@@ -887,7 +887,8 @@ class CitadelsState(GameState[Act]):
             self._watch_pos, self._watch_hands = watch(records)
 
     def _put_under(self, cards: Any, seen_by: int | None, returned: bool = False) -> None:
-        """``cards`` go under the deck (call before appending them), seen by ``seen_by`` or, if None, by all.
+        """``cards`` go under the deck (call after taking them from their place, before appending them),
+        seen by ``seen_by`` or, if None, by everybody.
 
         The others saw them leave ``seen_by``'s hand (or, ``returned``, its keep step) without seeing which.
         """
@@ -900,7 +901,8 @@ class CitadelsState(GameState[Act]):
             records[seen_by] = put_under_seen(records[seen_by], first, cards)
             source = DRAWN if returned else seen_by
             if self._watch_hands >> source & 1:
-                self._update_others(seen_by, discarded_unseen, source, first, len(cards))
+                left = 0 if returned else len(self.hands[seen_by])
+                self._update_others(seen_by, discarded_unseen, source, first, len(cards), left + len(cards))
                 if returned:
                     self._update_others(seen_by, emptied, DRAWN)
         if first < self._watch_pos:
@@ -920,7 +922,8 @@ class CitadelsState(GameState[Act]):
             self._watch_pos, self._watch_hands = watch(records)
 
     def _removed_in_public(self, seat: int, card: int) -> None:
-        self._update_others(seat, removed_in_public, seat, card)
+        """``card`` has just left ``seat``'s hand in front of everybody."""
+        self._update_others(seat, removed_in_public, seat, card, len(self.hands[seat]) + 1)
 
     def _gained_in_public(self, seat: int, card: int) -> None:
         self._update_others(seat, gained_in_public, seat, card)

@@ -125,6 +125,9 @@ def test_6_an_unseen_discard_from_a_known_hand_keeps_the_cards_between_hand_and_
     varies(s, 0, bottom(1))  # which one went under is unseen by seat 0
     always(s, 1, lambda w: bottom(1)(w) == ["temple"])
     varies(s, 2, lambda w: sorted(names(w.hands[1] + w.deck[-1:])))
+    play(s, "draw", "keep:castle")  # an unseen card joins the hand; the palace goes under the temple
+    always(s, 0, lambda w: names(w.deck[-2:-1])[0] in both and set(both) <= set(names(w.hands[1] + w.deck[-2:-1])))
+    varies(s, 0, lambda w: names(w.deck[-2:-1]))
 
 
 # --- the Graveyard and destroyed districts (public) ---------------------------------------------------
@@ -219,10 +222,13 @@ def _sound(state: CitadelsState, record: Record) -> None:
         assert not Counter(cards) - contents[loc], f"location {loc} does not hold {names(cards)}"
     for position, card in facts:
         assert state.deck[position - state.deck_top] == card
-    for cards, covers, positions in groups:
+    for loc in range(LOCATIONS):
+        slots = len(known[loc]) + sum(g[1][loc] for g in groups)
+        assert slots <= contents[loc].total(), f"location {loc} has more known slots than cards"
+    for cards, slots_by_location, positions in groups:
         places: Counter[int] = Counter(state.deck[p - state.deck_top] for p in positions)
-        for loc in range(LOCATIONS):
-            if covers >> loc & 1:
+        for loc, slots in enumerate(slots_by_location):
+            if slots:
                 places.update(contents[loc] - Counter(known[loc]))
         assert not Counter(cards) - places, "a group's known cards are not in its places"
 
