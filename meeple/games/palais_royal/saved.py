@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from meeple.core.contract import JSON
 from meeple.core.errors import InvalidState
+from meeple.games.card_knowledge import check_record, record_from_json, watch
 from meeple.games.palais_royal.data import (
     CARD_CODES,
     GARDEN_SIZE,
@@ -73,7 +74,7 @@ def _counts(value: Any, field: str, codes: dict[str, int], size: int) -> list[in
 
 def load_into(state: PalaisRoyalState, body: JSON) -> None:
     """Fill ``state`` from ``body`` (the output of ``dump_body``) or raise ``InvalidState``."""
-    from meeple.games.palais_royal.state import PHASES, PLAY, SETUP
+    from meeple.games.palais_royal.state import LOCATIONS, PHASES, PLAY, SETUP
 
     if not isinstance(body, dict):
         raise _fail("body", "must be an object")
@@ -215,4 +216,11 @@ def load_into(state: PalaisRoyalState, body: JSON) -> None:
         state.log.append((visible, entry[1]))
     if state.phase == SETUP and state.setup_left == 0:
         raise _fail("setup_left", "a seat placing servants must have some left to place")
+    try:
+        state.knowledge = [record_from_json(r, LOCATIONS, 9) for r in _list(body["knowledge"], "knowledge", n + 1)]
+        for me, record in enumerate(state.knowledge):
+            check_record(record, state.knowledge_contents(me), (), 0)
+    except (ValueError, TypeError) as error:
+        raise _fail("knowledge", f"not true of the state: {error}") from error
+    state._watched = watch(state.knowledge)[1]
     state._legal = None

@@ -8,10 +8,23 @@ b1 = 1, ..., f6 = 35); strings appear only in views, logs and the saved form.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Self
+from typing import Any, Self
 
 from meeple.core.contract import JSON, GameState
 from meeple.core.rng import Rng
+from meeple.games.card_knowledge import (
+    Record,
+    emptied,
+    empty_record,
+    gained_in_public,
+    known_whole,
+    moved_all,
+    moved_unseen,
+    record_to_json,
+    removed_in_public,
+    sample,
+    watch,
+)
 from meeple.games.palais_royal import actions as A
 from meeple.games.palais_royal.actions import PalaisAction
 from meeple.games.palais_royal.data import (
@@ -61,6 +74,10 @@ PHASES = ("setup", "play", "over")
 PUBLIC = -1  # log visibility: everyone
 STEP_NAMES = ("", "gate", "stairs", "mint/king/pomp", "recruit", "back door")
 _END_ONLY: tuple[PalaisAction, ...] = (A.END_ACTION,)
+#: Knowledge locations (card_knowledge.py): the hands (seats 0–3), the deck (whose order nobody knows),
+#: the Back-door draw in progress, and the discard pile when it is face down (``discard_public=false``).
+DECK, DRAWN, DISCARD = 4, 5, 6
+LOCATIONS = 7
 
 
 class PalaisRoyalState(GameState[PalaisAction]):
@@ -109,6 +126,8 @@ class PalaisRoyalState(GameState[PalaisAction]):
     backdoor_left: int
     log: list[tuple[int, JSON]]
     counters: list[int]  # turns, recruits, cards drawn, cards played
+    knowledge: list[Record]  # what each seat, then a spectator, knows of where hidden cards are (§7)
+    _watched: int  # the knowledge locations some record knows something of
     _legal: tuple[PalaisAction, ...] | None
 
     # --- setup --------------------------------------------------------------------------------
@@ -148,6 +167,8 @@ class PalaisRoyalState(GameState[PalaisAction]):
         self.deck = [k for k, card in enumerate(comps.cards) for _ in range(card.copies)]
         rng.shuffle(self.deck)
         self.discard = []
+        self.knowledge = [empty_record(LOCATIONS)] * (self.players + 1)
+        self._watched = 0
         self._log(PUBLIC, {"event": "shuffle", "record": "#shuffle", "cards": len(self.deck)})
 
         start = options["start_seat"]
@@ -417,6 +438,8 @@ class PalaisRoyalState(GameState[PalaisAction]):
             card = action.a
             self.drawn.remove(card)
             self.hands[p][card] += 1
+            if self._watched >> DRAWN & 1:
+                self._update(p, moved_unseen, DRAWN, p, 1, len(self.drawn) + 1)
             if self.backdoor_left:
                 self.backdoor_left -= 1
             else:
@@ -458,6 +481,8 @@ class PalaisRoyalState(GameState[PalaisAction]):
         """§2.7, §4.3: a card's effect by its code; numbers from cards.toml."""
         rules = self.rules
         self.hands[p][card] -= 1
+        if self._watched >> p & 1:
+            self._update(p, removed_in_public, p, card, sum(self.hands[p]) + 1)
         param = rules.card_param[card]
         if card == REINF:
             if self.gate_left >= 0:
@@ -485,6 +510,8 @@ class PalaisRoyalState(GameState[PalaisAction]):
             self.front[p][card] += 1
         else:
             self.discard.append(card)
+            if not rules.discard_public:  # played in front of everybody: they know it is in the pile
+                self._update(-1, gained_in_public, DISCARD, card)
         self.counters[3] += 1
         self._log(PUBLIC, {"event": "play", "seat": p, "card": CARD_CODES[card]})
 
@@ -557,11 +584,15 @@ class PalaisRoyalState(GameState[PalaisAction]):
             if not deck:
                 if not self.discard:
                     break
+                self._reshuffled()
                 deck.extend(self.discard)
                 self.discard = []
                 self.rng.shuffle(deck)
                 self._log(PUBLIC, {"event": "shuffle", "record": "#shuffle", "cards": len(deck)})
-            drawn.append(deck.pop())
+            card = deck.pop()
+            drawn.append(card)
+            if self._watched >> DECK & 1:
+                self._drew(p, card)
         self.drew = True
         self.backdoor_left = self.active[p][BACKDOOR]
         self.counters[2] += len(drawn)
@@ -583,6 +614,7 @@ class PalaisRoyalState(GameState[PalaisAction]):
             return
         if self.drawn:
             refused = self.drawn
+            self._refused(p, refused)
             self.discard.extend(refused)
             shown: JSON = {"event": "discard", "seat": p, "count": len(refused)}
             if self.rules.discard_public:
@@ -616,6 +648,63 @@ class PalaisRoyalState(GameState[PalaisAction]):
                 active[k] += waiting[k]
                 waiting[k] = 0
         self._log(PUBLIC, {"event": "turn", "seat": p, "round": self.round})
+
+    # --- what each seat knows of the hidden cards (card_knowledge.py, §7) -------------------------
+
+    def _update(self, seat: int, update: Any, *args: Any) -> None:
+        """Apply ``update(record, *args)`` to every record but ``seat``'s (−1: to all of them)."""
+        records = self.knowledge
+        changed = False
+        for me, record in enumerate(records):
+            if me != seat:
+                new = update(record, *args)
+                if new is not record:
+                    records[me] = new
+                    changed = True
+        if changed:
+            self._watched = watch(records)[1]
+
+    def _reshuffled(self) -> None:
+        """The discard pile becomes the deck (§2.5): a public pile is then known to be the deck; of a face-
+        down one, each seat knows what it knew of the pile."""
+        self._update(-1, emptied, DECK)
+        if self.rules.discard_public:
+            self._update(-1, known_whole, DECK, list(self.discard))
+        elif self._watched >> DISCARD & 1:
+            self._update(-1, moved_all, DISCARD, DECK)
+
+    def _drew(self, p: int, card: int) -> None:
+        """Seat ``p`` drew ``card`` from the deck into its Back-door draw; the others did not see which."""
+        records = self.knowledge
+        records[p] = removed_in_public(records[p], DECK, card, len(self.deck) + 1)
+        self._update(p, moved_unseen, DECK, DRAWN, 1, len(self.deck) + 1)
+
+    def _refused(self, p: int, refused: list[int]) -> None:
+        """The cards ``p`` did not keep go to the discard pile: face up, everybody sees them leave the draw;
+        face down, only ``p`` knows which they are."""
+        if self.rules.discard_public:
+            if self._watched >> DRAWN & 1:
+                for i, card in enumerate(refused):
+                    self._update(p, removed_in_public, DRAWN, card, len(refused) - i)
+        else:
+            records = self.knowledge
+            for card in refused:
+                records[p] = gained_in_public(records[p], DISCARD, card)
+            if self._watched >> DRAWN & 1:
+                self._update(p, moved_all, DRAWN, DISCARD)
+            self._watched = watch(records)[1]
+        if self._watched >> DRAWN & 1:
+            self._update(-1, emptied, DRAWN)
+
+    def knowledge_contents(self, me: int) -> list[list[int] | None]:
+        """What each knowledge location holds, None where record ``me``'s seat sees it."""
+        contents: list[list[int] | None] = [[] for _ in range(LOCATIONS)]
+        for p in range(self.players):
+            contents[p] = None if p == me else [k for k in range(9) for _ in range(self.hands[p][k])]
+        contents[DECK] = list(self.deck)
+        contents[DRAWN] = None if me == self.seat and self.drew and self.phase == PLAY else list(self.drawn)
+        contents[DISCARD] = None if self.rules.discard_public else list(self.discard)
+        return contents
 
     # --- scoring -------------------------------------------------------------------------------
 
@@ -813,44 +902,40 @@ class PalaisRoyalState(GameState[PalaisAction]):
         other.backdoor_left = self.backdoor_left
         other.log = self.log[:]
         other.counters = self.counters[:]
+        other.knowledge = list(self.knowledge)  # records are immutable values
+        other._watched = self._watched
         other._legal = self._legal
         return other
 
     def determinize(self, seat: int | None, rng: Rng | int | None = None) -> Self:
-        """§7: reshuffle the deck, other hands, another seat's pending draw (and the discard pile
-        when it is not public) together, keeping every count; the copy gets a fresh RNG."""
+        """§7: resample the deck, other hands, another seat's pending draw (and the discard pile when it is
+        face down), keeping every count and every fact the seat's knowledge record holds: a deck reshuffled
+        from a public pile is that pile, a face-down pile holds what was played into it (and what the seat
+        refused there). The copy has a fresh RNG and carries no other seat's knowledge or private log."""
         sampler = self._determinization_rng(rng)
         other = self.clone()
         other.rng = sampler.fork()
-        others = [p for p in range(self.players) if p != seat]
-        unseen: list[int] = list(other.deck)
-        for p in others:
-            unseen.extend(k for k in range(9) for _ in range(other.hands[p][k]))
-        hidden_draw = other.drew and other.seat != seat and other.phase == PLAY
-        if hidden_draw:
-            unseen.extend(other.drawn)
-        hidden_discard = not self.rules.discard_public
-        if hidden_discard:
-            unseen.extend(other.discard)
-        unseen.sort()  # the result must not depend on where the unseen cards really are
-        sampler.shuffle(unseen)
-        at = 0
-        size = len(other.deck)
-        other.deck = unseen[at:at + size]
-        at += size
-        for p in others:
-            size = sum(other.hands[p])
-            hand = [0] * 9
-            for k in unseen[at:at + size]:
-                hand[k] += 1
-            other.hands[p] = hand
-            at += size
-        if hidden_draw:
-            size = len(other.drawn)
-            other.drawn = unseen[at:at + size]
-            at += size
-        if hidden_discard:
-            other.discard = unseen[at:]
+        n = self.players
+        me = n if seat is None else seat
+        record = self.knowledge[me]
+        other.knowledge = [empty_record(LOCATIONS)] * (n + 1)
+        other.knowledge[me] = record
+        other._watched = watch(other.knowledge)[1]
+        contents = self.knowledge_contents(me)
+        sizes = [0 if place is None else len(place) for place in contents]
+        hidden = sorted(card for place in contents if place is not None for card in place)
+        places, _ = sample(record, sizes, hidden, 9, sampler.shuffle)
+        for p in range(n):
+            if contents[p] is not None:
+                hand = [0] * 9
+                for k in places[p]:
+                    hand[k] += 1
+                other.hands[p] = hand
+        other.deck = places[DECK]
+        if contents[DRAWN] is not None:
+            other.drawn = places[DRAWN]
+        if contents[DISCARD] is not None:
+            other.discard = places[DISCARD]
         other.log = [(v, e) for v, e in other.log if v in (PUBLIC, seat)]
         other._legal = None
         return other
@@ -896,6 +981,7 @@ class PalaisRoyalState(GameState[PalaisAction]):
             },
             "counters": list(self.counters),
             "log": [[visible, event] for visible, event in self.log],
+            "knowledge": [record_to_json(r) for r in self.knowledge],
         }
 
     @staticmethod
