@@ -1,12 +1,14 @@
 """meeple: exact rules engines and a self-hostable platform for classic Euro board games."""
 
 from meeple.core import (
+    ActionInfo,
     Game,
     GameState,
     IllegalAction,
     InvalidOptions,
     InvalidSeat,
     InvalidState,
+    Observation,
     Rng,
     UnknownGame,
     game_names,
@@ -14,12 +16,14 @@ from meeple.core import (
 )
 
 __all__ = [
+    "ActionInfo",
     "Game",
     "GameState",
     "IllegalAction",
     "InvalidOptions",
     "InvalidSeat",
     "InvalidState",
+    "Observation",
     "Rng",
     "UnknownGame",
     "game_names",

@@ -2,12 +2,14 @@
 
 from meeple.core.contract import Action, Game, GameState
 from meeple.core.errors import IllegalAction, InvalidOptions, InvalidSeat, InvalidState, MeepleError, UnknownGame
+from meeple.core.observation import ActionInfo, Observation
 from meeple.core.options import Option, OptionSet
 from meeple.core.registry import game_names, load_game
 from meeple.core.rng import Rng
 
 __all__ = [
     "Action",
+    "ActionInfo",
     "Game",
     "GameState",
     "IllegalAction",
@@ -15,6 +17,7 @@ __all__ = [
     "InvalidSeat",
     "InvalidState",
     "MeepleError",
+    "Observation",
     "Option",
     "OptionSet",
     "Rng",

@@ -15,12 +15,14 @@ True
 
 from __future__ import annotations
 
+import importlib
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from meeple.core.errors import IllegalAction, InvalidOptions, InvalidSeat, InvalidState
+from meeple.core.observation import ActionInfo, ArgValue, Observation, ObservationAPI
 from meeple.core.options import Option, OptionSet, OptionValue
 from meeple.core.rng import Rng, as_rng
 
@@ -116,6 +118,36 @@ class Game(ABC, Generic[S]):
             raise InvalidState(f"not a valid saved {self.name} state: {type(error).__name__}: {error}") from error
         return state  # type: ignore[return-value]
 
+    # --- typed observations and structured actions (meeple/core/observation.py) ----------------
+
+    #: The module holding the game's ``ObservationAPI`` (``"meeple.games.<name>.observation"``), imported
+    #: on first use; ``None``: the game offers no typed observation nor structured actions.
+    observation_module: ClassVar[str | None] = None
+
+    def _observation_api(self) -> ObservationAPI:
+        if self.observation_module is None:
+            raise NotImplementedError(f"{self.title} has no typed observation nor structured actions")
+        module: ObservationAPI = importlib.import_module(self.observation_module)
+        return module
+
+    def observe(self, state: S, seat: int | None) -> Observation:
+        """What ``seat`` may know of ``state`` as typed data; called through ``state.observation``."""
+        return self._observation_api().observe(state, seat)
+
+    def action_info(self, action: Action | str) -> ActionInfo:
+        """An action (or its notation) as ``{notation, kind, args}``: the same object for the same action."""
+        return self._observation_api().describe_action(action)
+
+    def notation_from_info(self, kind: str, args: Mapping[str, ArgValue]) -> str:
+        """The notation of the action with this ``kind`` and ``args`` (the inverse of ``action_info``);
+        ``ValueError`` if no action has them."""
+        return self._observation_api().notation_from_info(kind, args)
+
+    def action_notations(self, players: int) -> tuple[str, ...]:
+        """Every notation an action can have at a table of ``players``, legal or not, in a fixed order
+        derived from the game's components (the research API's action tables are built from it)."""
+        return self._observation_api().action_notations(players)
+
     def describe(self) -> JSON:
         """JSON-safe metadata, for the lobby, the CLI and the docs."""
         return {
@@ -192,10 +224,28 @@ class GameState(ABC, Generic[A]):
         The seat is checked here, once for every game: a game's ``_view`` indexes its per-seat lists,
         where ``-1`` would quietly be the last seat and show that seat's hand.
         """
+        self._check_seat(seat)
+        return self._view(seat)
+
+    def observation(self, seat: int | None) -> Observation:
+        """What ``seat`` may know, as a typed frozen ``Observation`` (the facts of ``view(seat)`` without
+        the logs); built only when asked for. ``None`` is a spectator."""
+        self._check_seat(seat)
+        return self.game.observe(self, seat)
+
+    def action_info(self, action: A | str) -> ActionInfo:
+        """An action (or its notation) as ``{notation, kind, args}``; it need not be legal now."""
+        return self.game.action_info(action)
+
+    def legal_action_infos(self) -> list[ActionInfo]:
+        """``action_info`` of every legal action, in ``legal_actions()`` order."""
+        info = self.game.action_info
+        return [info(action) for action in self.legal_actions()]
+
+    def _check_seat(self, seat: int | None) -> None:
         if seat is not None and (type(seat) is not int or not 0 <= seat < self.players):
             raise InvalidSeat(f"no seat {seat!r} at a {self.players}-player table: a view is for seats "
                               f"0–{self.players - 1}, or None for a spectator")
-        return self._view(seat)
 
     @abstractmethod
     def _view(self, seat: int | None) -> JSON:

@@ -95,6 +95,7 @@ class Burgundy(Game[BurgundyState]):
     max_players = 4
     option_set = OPTIONS
     state_class = BurgundyState
+    observation_module = "meeple.games.burgundy.observation"
 
     def resolve_options(self, options: Mapping[str, Any] | None, players: int) -> dict[str, OptionValue]:
         if options is None and players in (2, 3, 4):  # defaults: resolved once per player count (immutable values)

@@ -63,6 +63,7 @@ class Caylus(Game[CaylusState]):
     max_players = 5
     option_set = OPTIONS
     state_class = CaylusState
+    observation_module = "meeple.games.caylus.observation"
 
     def resolve_options(self, options: Mapping[str, Any] | None, players: int) -> dict[str, OptionValue]:
         resolved = self.option_set.resolve(options)

@@ -53,6 +53,7 @@ class Citadels(Game[CitadelsState]):
     max_players = 7
     option_set = OPTIONS
     state_class = CitadelsState
+    observation_module = "meeple.games.citadels.observation"
 
     def resolve_options(self, options: Mapping[str, Any] | None, players: int) -> dict[str, OptionValue]:
         resolved = self.option_set.resolve(options)

@@ -85,6 +85,7 @@ class PalaisRoyal(Game[PalaisRoyalState]):
     max_players = 4
     option_set = OPTIONS
     state_class = PalaisRoyalState
+    observation_module = "meeple.games.palais_royal.observation"
 
     def resolve_options(self, options: Mapping[str, Any] | None, players: int) -> dict[str, OptionValue]:
         given = dict(options or {})

@@ -1,0 +1,183 @@
+"""Citadels as typed data: what a seat sees (``CitadelsObservation``) and each action's ``{kind, args}``.
+
+The observation holds the facts of ``view(seat)`` (docs/games/citadels.md, "Views and hidden
+information") without the logs: districts are kinds (indexes into ``DISTRICT_SLUGS``), characters are
+rank − 1 (indexes into ``CHARACTER_SLUGS``), ``-1`` means none. The seat's memory beyond its current
+view (where cards it saw went) stays in the engine's knowledge record, as in ``view``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from meeple.core.observation import ActionInfo, ArgValue, Observation, action_info
+from meeple.games.citadels.actions import (
+    ALL_ACTIONS,
+    K_BUILD,
+    K_DESTROY,
+    K_DISCARD,
+    K_DRAW,
+    K_END,
+    K_GOLD,
+    K_GRAVE_PASS,
+    K_GRAVE_TAKE,
+    K_KEEP,
+    K_KILL,
+    K_LAB,
+    K_PICK,
+    K_REDRAW,
+    K_REDRAW_DONE,
+    K_ROB,
+    K_SMITHY,
+    K_SWAP,
+    K_TAX,
+    Act,
+    action_from_notation,
+)
+from meeple.games.citadels.data import CHARACTER_SLUGS, DISTRICT_SLUGS
+
+if TYPE_CHECKING:
+    from meeple.games.citadels.state import CitadelsState
+
+
+@dataclass(frozen=True, slots=True)
+class CitadelsObservation(Observation):
+    """One seat's knowledge of a Citadels game; per-seat tuples are indexed by seat."""
+
+    phase: str  # pick, discard, turn, keep, redraw, graveyard or over
+    round: int
+    crown: int
+    complete_at: int
+    first_complete: int  # the first seat to complete its city, -1 for none yet
+    deck_count: int
+    gold: tuple[int, ...]
+    hand_counts: tuple[int, ...]
+    cities: tuple[tuple[int, ...], ...]  # [seat] districts in building order
+    scores: tuple[int, ...]  # running totals
+    hand: tuple[int, ...] | None  # the observer's districts in hand order; None for a spectator
+    face_up: tuple[int, ...]  # this round's face-up character discards
+    face_down_count: int
+    face_down_seen: tuple[int, ...]  # face-down characters the observer saw this round
+    my_characters: tuple[int, ...]  # characters the observer holds this round
+    revealed: tuple[int, ...]  # [character] its holder once revealed (every one at game over), else -1
+    murdered: int
+    robbed: int
+    offered_count: int  # pick / discard: characters offered to the seat deciding
+    offered: tuple[int, ...] | None  # those characters, for that seat only
+    character: int  # the character whose turn it is (turn, keep, redraw, graveyard), else -1
+    turn_seat: int  # its holder, else -1
+    gathered: bool
+    builds_left: int
+    tax_used: bool
+    power_used: bool
+    laboratory_used: bool
+    smithy_used: bool
+    drawn_count: int  # keep: cards drawn
+    keeps_left: int
+    drawn: tuple[int, ...] | None  # keep: those cards, for the drawer only
+    marked: tuple[int, ...] | None  # redraw: the cards marked so far, for the Magician only
+    graveyard_card: int  # graveyard: the destroyed district, else -1
+    winners: tuple[int, ...]  # empty until the game is over
+    final_hands: tuple[tuple[int, ...], ...] | None  # every hand, once the game is over
+    final_characters: tuple[tuple[int, ...], ...] | None  # every seat's last characters, once over
+
+
+def observe(state: CitadelsState, seat: int | None) -> CitadelsObservation:
+    """The observation of ``seat``, from the facts ``_view`` shows."""
+    from meeple.games.citadels.state import P_DISCARD, P_GRAVE, P_KEEP, P_OVER, P_PICK, P_REDRAW, PHASE_NAMES
+
+    n = state.players
+    phase = state.phase
+    over = phase == P_OVER
+    holder = state.holder
+    revealed_bits = 0xFF if over else state.revealed
+    deciding = seat is not None and seat == state.cur
+    selecting = phase in (P_PICK, P_DISCARD)
+    in_turn = not selecting and not over
+    return CitadelsObservation(
+        game="citadels", players=n, seat=seat, current_player=state.current_player, is_over=over,
+        phase=PHASE_NAMES[phase], round=state.round_no, crown=state.crown, complete_at=state.rules.cap,
+        first_complete=state.first_complete, deck_count=len(state.deck),
+        gold=tuple(state.gold), hand_counts=tuple(len(h) for h in state.hands),
+        cities=tuple(tuple(c) for c in state.cities), scores=tuple(state.scores()),
+        hand=tuple(state.hands[seat]) if seat is not None else None,
+        face_up=tuple(state.faceup),
+        face_down_count=len(state.facedown) + (1 if state.reserved >= 0 else 0),
+        face_down_seen=tuple(state.seen_face_down(seat)) if seat is not None else (),
+        my_characters=tuple(c for c in range(8) if holder[c] == seat) if seat is not None else (),
+        revealed=tuple(holder[c] if revealed_bits >> c & 1 and holder[c] >= 0 else -1 for c in range(8)),
+        murdered=state.killed, robbed=state.robbed,
+        offered_count=len(state.pool) if selecting else 0,
+        offered=tuple(state.pool) if selecting and deciding else None,
+        character=state.rank if in_turn else -1, turn_seat=state.turn_seat if in_turn else -1,
+        gathered=in_turn and state.gathered, builds_left=state.builds_left if in_turn else 0,
+        tax_used=in_turn and state.tax_used, power_used=in_turn and state.power_used,
+        laboratory_used=in_turn and state.lab_used, smithy_used=in_turn and state.smithy_used,
+        drawn_count=len(state.drawn) if phase == P_KEEP else 0,
+        keeps_left=state.keeps_left if phase == P_KEEP else 0,
+        drawn=tuple(state.drawn) if phase == P_KEEP and deciding else None,
+        marked=tuple(state.marked) if phase == P_REDRAW and deciding else None,
+        graveyard_card=state.grave_card if phase == P_GRAVE else -1,
+        winners=tuple(state.winners()) if over else (),
+        final_hands=tuple(tuple(h) for h in state.hands) if over else None,
+        final_characters=tuple(tuple(c for c in range(8) if holder[c] == s) for s in range(n)) if over else None,
+    )
+
+
+# --- structured actions ------------------------------------------------------------------------
+# kind = the notation's verb (``redraw:done`` is kind ``redraw_done``; ``graveyard:take`` / ``:pass``
+# are kind ``graveyard`` with ``choice``); args: character (slug), district (slug), seat (int).
+
+_CHARACTER_VERBS = {K_PICK: "pick", K_DISCARD: "discard", K_KILL: "kill", K_ROB: "rob"}
+_DISTRICT_VERBS = {K_KEEP: "keep", K_BUILD: "build", K_REDRAW: "redraw", K_LAB: "lab"}
+_PLAIN_VERBS = {K_GOLD: "gold", K_DRAW: "draw", K_TAX: "tax", K_SMITHY: "smithy", K_END: "end",
+                K_REDRAW_DONE: "redraw_done"}
+
+
+def _info(action: Act) -> ActionInfo:
+    kind, notation = action.kind, action.notation
+    if kind in _CHARACTER_VERBS:
+        return action_info(notation, _CHARACTER_VERBS[kind], character=CHARACTER_SLUGS[action.a])
+    if kind in _DISTRICT_VERBS:
+        return action_info(notation, _DISTRICT_VERBS[kind], district=DISTRICT_SLUGS[action.a])
+    if kind == K_SWAP:
+        return action_info(notation, "swap", seat=action.a)
+    if kind == K_DESTROY:
+        return action_info(notation, "destroy", seat=action.a, district=DISTRICT_SLUGS[action.b])
+    if kind in (K_GRAVE_TAKE, K_GRAVE_PASS):
+        return action_info(notation, "graveyard", choice="take" if kind == K_GRAVE_TAKE else "pass")
+    return action_info(notation, _PLAIN_VERBS[kind])
+
+
+_INFOS: dict[Act, ActionInfo] = {action: _info(action) for action in ALL_ACTIONS.values()}
+
+
+def describe_action(action: Act | str) -> ActionInfo:
+    return _INFOS[action_from_notation(action) if isinstance(action, str) else action]
+
+
+def notation_from_info(kind: str, args: Mapping[str, ArgValue]) -> str:
+    """The notation with this verb and arguments, written from them (``ValueError`` if none is)."""
+    if kind == "redraw_done":
+        notation = "redraw:done"
+    else:
+        parts = [kind, *(str(args[key]) for key in ("seat", "character", "district", "choice") if key in args)]
+        notation = ":".join(parts)
+    if notation not in ALL_ACTIONS:
+        raise ValueError(f"no Citadels action has kind {kind!r} and arguments {dict(args)!r}")
+    return notation
+
+
+def action_notations(players: int) -> tuple[str, ...]:
+    """Every Citadels notation at ``players`` seats, in the order of ``actions.py``: swaps and
+    destroys name existing seats only, and character discards exist only with 2 players."""
+    out = []
+    for action in ALL_ACTIONS.values():
+        if action.kind in (K_SWAP, K_DESTROY) and action.a >= players:
+            continue
+        if action.kind == K_DISCARD and players != 2:
+            continue
+        out.append(action.notation)
+    return tuple(out)
