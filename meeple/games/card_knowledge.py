@@ -349,7 +349,7 @@ def sample(
     unknown = [card for card in range(kinds) for _ in range(counts[card])]
     shuffle(unknown)
     out = [list(cards) for cards in known]
-    deck = [-1] * deck_size
+    fixed = {p - deck_top: card for p, card in facts}  # deck index -> card
     at = 0
     for cards, slots, positions in groups:
         size = sum(slots) + len(positions)
@@ -362,19 +362,23 @@ def sample(
                 out[loc].extend(content[i : i + n])
                 i += n
         for p in positions:
-            deck[p - deck_top] = content[i]
+            fixed[p - deck_top] = content[i]
             i += 1
     for loc, place in enumerate(out):
         free = sizes[loc] - len(place)
-        place.extend(unknown[at : at + free])
-        at += free
-    for p, card in facts:
-        deck[p - deck_top] = card
-    for i, card in enumerate(deck):
-        if card < 0:
-            deck[i] = unknown[at]
-            at += 1
-    if at != len(unknown) or any(len(place) != size for place, size in zip(out, sizes, strict=True)):
+        if free:
+            place.extend(unknown[at : at + free])
+            at += free
+    deck: list[int] = []
+    for i in sorted(fixed):  # known cards sit mostly at the bottom: fill the gaps above them in slices
+        gap = i - len(deck)
+        deck.extend(unknown[at : at + gap])
+        at += gap
+        deck.append(fixed[i])
+    gap = deck_size - len(deck)
+    deck.extend(unknown[at : at + gap])
+    at += gap
+    if at != len(unknown) or len(deck) != deck_size or any(map(int.__ne__, map(len, out), sizes)):
         raise ValueError("the knowledge record does not fit the hidden places")
     return out, deck
 
