@@ -1,5 +1,6 @@
-"""Server settings: where the database is, how long bots pause before moving, which other origins
-may drive the server from a browser, how large a request body may be."""
+"""Server settings: where the database is (and Redis, for several processes), how long bots pause
+before moving and where they think, which other origins may drive the server from a browser, how
+large a request body may be."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 DEFAULT_BOT_DELAY = 0.8
+DEFAULT_BOT_LEASE = 5.0
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
 """Request bodies here are a few hundred bytes (a table's options, a move, a name and a password of
 at most 1,024 characters); 64 KiB leaves ample room and keeps every body read into memory small."""
@@ -79,12 +81,21 @@ class Settings:
     ``allowed_origins``: origins besides the server's own whose pages may change things (POST, ...) or
     open table WebSockets, e.g. the public origin of a reverse proxy that rewrites ``Host``.
     ``max_body_bytes``: the largest HTTP request body accepted; larger ones are refused with 413.
+    ``redis_url``: Redis whose pub/sub carries table updates between processes (``None``: one process).
+    ``run_bots``: whether this process claims and plays bot jobs; ``bot_processes``: worker processes
+    its bots think in (0: threads of this process, as tests and embedding want); ``bot_lease``:
+    seconds a claimed bot job is held before another worker may claim it again (a live worker renews
+    its leases every third of that, so only a dead worker's jobs come back).
     """
 
     database_url: str
     bot_delay: float = DEFAULT_BOT_DELAY
     allowed_origins: tuple[str, ...] = field(default=())
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    redis_url: str | None = None
+    run_bots: bool = True
+    bot_processes: int = 0
+    bot_lease: float = DEFAULT_BOT_LEASE
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "allowed_origins", parse_origins(self.allowed_origins))
@@ -93,8 +104,11 @@ class Settings:
 
     @classmethod
     def from_env(cls, database_url: str | None = None, bot_delay: float | None = None,
-                 allowed_origins: Iterable[str] | None = None, max_body_bytes: int | None = None) -> Settings:
-        """Explicit arguments (the command's flags) win over the environment."""
+                 allowed_origins: Iterable[str] | None = None, max_body_bytes: int | None = None,
+                 redis_url: str | None = None, run_bots: bool | None = None,
+                 bot_processes: int | None = None) -> Settings:
+        """Explicit arguments (the command's flags) win over the environment (``MEEPLE_REDIS_URL``,
+        ``MEEPLE_RUN_BOTS`` 0/1, ``MEEPLE_BOT_PROCESSES``, ``MEEPLE_BOT_LEASE`` besides the above)."""
         if bot_delay is None:
             text = os.environ.get("MEEPLE_BOT_DELAY")
             bot_delay = float(text) if text else DEFAULT_BOT_DELAY
@@ -108,5 +122,19 @@ class Settings:
             if text and not text.isdigit():
                 raise ValueError(f"MEEPLE_MAX_BODY_BYTES: {text!r} is not a number of bytes")
             max_body_bytes = int(text) if text else DEFAULT_MAX_BODY_BYTES
+        if run_bots is None:
+            run_bots = os.environ.get("MEEPLE_RUN_BOTS", "1").strip() not in {"0", "false", "no"}
+        if bot_processes is None:
+            bot_processes = _int_env("MEEPLE_BOT_PROCESSES", 0)
+        lease = os.environ.get("MEEPLE_BOT_LEASE", "").strip()
         return cls(database_url=database_url or default_database_url(), bot_delay=max(0.0, bot_delay),
-                   allowed_origins=allowed, max_body_bytes=max_body_bytes)
+                   allowed_origins=allowed, max_body_bytes=max_body_bytes,
+                   redis_url=redis_url or os.environ.get("MEEPLE_REDIS_URL") or None, run_bots=run_bots,
+                   bot_processes=max(0, bot_processes), bot_lease=float(lease) if lease else DEFAULT_BOT_LEASE)
+
+
+def _int_env(name: str, default: int) -> int:
+    text = os.environ.get(name, "").strip()
+    if text and not text.isdigit():
+        raise ValueError(f"{name}: {text!r} is not a whole number")
+    return int(text) if text else default

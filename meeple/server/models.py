@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, Text
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, Text, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -51,7 +51,9 @@ class LoginSession(Base):
 class GameTable(Base):
     """One game table: what is played, with which seed and options, and how far it has gone.
 
-    ``status`` is ``open`` (waiting for players), ``running`` or ``finished``.
+    ``status`` is ``open`` (waiting for players), ``running`` or ``finished``. ``moves`` and
+    ``current_player`` are written with every move, so the lobby lists every table from here without
+    loading any game (any process, none of which needs to hold the table).
     """
 
     __tablename__ = "game_tables"
@@ -67,6 +69,8 @@ class GameTable(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     scores: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
     winners: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    moves: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    current_player: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="table", order_by="Seat.seat", cascade="all, delete-orphan", lazy="selectin"
@@ -99,3 +103,24 @@ class ActionRecord(Base):
     seat: Mapped[int] = mapped_column(Integer)
     notation: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class BotJob(Base):
+    """A bot that must move: the durable queue bot workers claim from (``store.claim_bot_jobs``).
+
+    One job per ``(table, version)``: the move a bot owes at that point of the game. A worker claims
+    it by setting ``lease_until``; a worker that dies lets its lease expire and another claims it
+    again (``attempts`` counts the claims, and after a few a random legal move stands in). The job is
+    deleted in the same transaction that appends the bot's move, or when the table has moved on.
+    """
+
+    __tablename__ = "bot_jobs"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    level: Mapped[str] = mapped_column(String(40))
+    queued_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    claimed_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))

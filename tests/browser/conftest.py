@@ -20,6 +20,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from meeple.core.registry import load_game
+from tests.server.follow import applied
 from tests.services import IN_CI, chromium_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -140,10 +141,28 @@ def views_by_version(server: Server, table_id: str, seat: int | None) -> list[di
     return views
 
 
-def record_frames(page: Any) -> list[dict[str, Any]]:
-    """Every WebSocket message the page receives from now on, decoded, in arrival order."""
+def record_frames(page: Any, raw: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Every state the page has from now on, in arrival order: each full state it receives, and each
+    update applied to the state before it (as ``table.js`` does), so a test reads whole views. The
+    frames themselves, as sent, go to ``raw`` when given."""
     frames: list[dict[str, Any]] = []
-    page.on("websocket", lambda socket: socket.on("framereceived", lambda payload: frames.append(json.loads(payload))))
+    current: dict[str, Any] = {}  # the page's state, across its reconnections
+
+    def received(payload: str) -> None:
+        message = json.loads(payload)
+        if raw is not None:
+            raw.append(message)
+        if message.get("type") == "update":
+            state = current.get("state")
+            if state is None or message["version"] < state["version"] or message["from"] != state["version"] \
+                    or message["seat"] != state["seat"]:
+                return  # the page asks for a resync (or a refresh) and gets what it missed
+            message = applied(state, message)
+        if message.get("type") == "state":
+            current["state"] = message
+        frames.append(message)
+
+    page.on("websocket", lambda socket: socket.on("framereceived", received))
     return frames
 
 

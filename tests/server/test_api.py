@@ -18,13 +18,16 @@ from sqlalchemy import create_engine, text
 from meeple.bots import BOT_KINDS
 from meeple.core.registry import game_names, load_game
 from meeple.server.i18n import _read
-from meeple.server.tables import TableService
+from meeple.server.runtime import LiveTable, TableRuntime
 from tests.server.conftest import create_table, guest
+from tests.server.follow import Follower
 
 
-def service_of(client: TestClient) -> TableService:
-    service: TableService = client.app.state.service  # type: ignore[attr-defined]
-    return service
+def live_table(client: TestClient, table_id: str) -> LiveTable:
+    """The server's own copy of a table (loaded if need be), fetched on the app's event loop."""
+    runtime: TableRuntime = client.app.state.runtime  # type: ignore[attr-defined]
+    table: LiveTable = client.portal.call(runtime.get, table_id)  # type: ignore[attr-defined]
+    return table
 
 
 def wait_until(predicate: Callable[[], bool], timeout: float = 10.0) -> None:
@@ -37,7 +40,7 @@ def wait_until(predicate: Callable[[], bool], timeout: float = 10.0) -> None:
 
 def replayed_view(client: TestClient, table_id: str, seat: int | None) -> dict[str, Any]:
     """What ``seat`` should see, rebuilt independently from the stored seed, options and log."""
-    table = service_of(client).get(table_id)
+    table = live_table(client, table_id)
     assert table.state is not None
     state = load_game(table.game.name).new_game(table.players, seed=table.seed, options=table.options)
     for notation in table.state.history:
@@ -115,10 +118,11 @@ def test_two_players_play_over_websockets_and_each_sees_only_their_view(client: 
     with client.websocket_connect(f"/ws/tables/{table_id}") as ada_ws, \
             bob.websocket_connect(f"/ws/tables/{table_id}") as bob_ws, \
             guest(client).websocket_connect(f"/ws/tables/{table_id}") as spectator_ws:
-        first = ada_ws.receive_json()
+        ada, bob_follows = Follower(ada_ws), Follower(bob_ws)
+        first = ada.receive()
         assert first["seat"] == 0 and first["current_player"] == 0 and first["legal"]
         while True:  # the later connections announce themselves to the earlier ones
-            bob_state = bob_ws.receive_json()
+            bob_state = bob_follows.receive()
             if bob_state["table"]["seats"][1]["online"] and bob_state["table"]["seats"][0]["online"]:
                 break
         assert bob_state["seat"] == 1 and bob_state["legal"] == []
@@ -126,13 +130,14 @@ def test_two_players_play_over_websockets_and_each_sees_only_their_view(client: 
         assert spectator["seat"] is None and spectator["view"]["hand"] is None
 
         moves = 0
+        followers = {0: ada, 1: bob_follows}
         sockets = {0: ada_ws, 1: bob_ws}
         latest = {0: first, 1: bob_state}
         while True:
             for seat in (0, 1):  # drain to the newest state
                 message = latest[seat]
                 while message["version"] < moves:
-                    message = sockets[seat].receive_json()
+                    message = followers[seat].receive()
                 latest[seat] = message
             if latest[0]["is_over"]:
                 break
@@ -273,7 +278,7 @@ def test_a_restart_resumes_every_running_table_exactly(make_client: Callable[...
 def test_replays_step_through_a_finished_game_from_any_seat(client: TestClient) -> None:
     table_id = create_table(client, players=2, seat=None, seats=[{"kind": "bot"}, {"kind": "bot"}])["table"]["id"]
     wait_until(lambda: client.get(f"/api/tables/{table_id}").json()["is_over"])
-    table = service_of(client).get(table_id)
+    table = live_table(client, table_id)
     assert table.state is not None
     history = table.state.history
     state = load_game("toy").new_game(2, seed=table.seed, options=table.options)
@@ -337,13 +342,14 @@ def test_a_citadels_bot_table_only_ever_sends_each_seat_its_own_view(client: Tes
                                                "seats": [{"kind": "bot"}] * 4})
     table_id = created.json()["table"]["id"]
     with guest(client).websocket_connect(f"/ws/tables/{table_id}") as spectator:
+        follower = Follower(spectator)
         messages = []
         while True:
-            message = spectator.receive_json()
+            message = follower.receive()
             messages.append(message)
             if message["is_over"]:
                 break
-    table = service_of(client).get(table_id)
+    table = live_table(client, table_id)
     assert table.state is not None
     state = load_game("citadels").new_game(4, seed=table.seed, options=table.options)
     views = [state.view(None)]
@@ -355,6 +361,9 @@ def test_a_citadels_bot_table_only_ever_sends_each_seat_its_own_view(client: Tes
         assert message["view"] == views[message["version"]]
         assert message["view"]["hand"] is None
         assert all(entry["action"] is None for entry in message["log"])
+    for raw in follower.raw:  # what went over the wire: only spectator messages, never a notation
+        assert raw["seat"] is None and raw["legal"] == []
+        assert all(entry["action"] is None for entry in raw["log"])
 
 
 class BrokenBot:

@@ -1,9 +1,12 @@
-// A table: joins a seat, keeps a WebSocket open (reconnecting after a drop), draws the game with its
-// renderer, sends clicked actions, and shows seats, log, invites and final scores.
+// A table: joins a seat, keeps a WebSocket open (reconnecting after a drop, to whichever server
+// process answers, asking only for what it missed), draws the game with its renderer, sends clicked
+// actions, and shows seats, log, invites and final scores. The server sends a full state on connect
+// and then small updates (new log entries and a patch of this seat's view), applied here.
 
 import { api, el, languagePicker, loadLanguage, seatName, t, toast, translatePage } from "./common.js";
 import { loadRenderer } from "./games/index.js";
 import { installHelp } from "./help.js";
+import { applyUpdate } from "./patch.js";
 
 const NAME_KEY = "meeple.name";
 const tableId = decodeURIComponent(window.location.pathname.split("/")[2]);
@@ -15,6 +18,8 @@ let socket = null;
 let retryDelay = 500;
 let waiting = false;
 let help = null;
+let connectedOnce = false;
+let newestSeen = -1; // the newest version an update announced, applied or not
 
 function setConnection(state) {
   const node = document.getElementById("connection");
@@ -47,9 +52,33 @@ async function refresh() {
   }
 }
 
+/** Ask the server for what this page missed since the version it has (or a full state). */
+function resync() {
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify({ type: "resync", version: message ? message.version : -1 }));
+  }
+}
+
+function receiveUpdate(update) {
+  newestSeen = Math.max(newestSeen, update.version);
+  if (!message || update.version < message.version) return; // before the first state, or old news
+  if (update.seat !== message.seat) { // this page sat down or left: its view is another seat's now
+    socket.send(JSON.stringify({ type: "refresh" }));
+    return;
+  }
+  if (update.from !== message.version) {
+    resync(); // a gap: this page missed an update
+    return;
+  }
+  show(applyUpdate(message, update));
+}
+
 function connect() {
   const scheme = window.location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${window.location.host}/ws/tables/${encodeURIComponent(tableId)}`);
+  // A reconnection says which version it has, so the server sends only what it missed.
+  const since = connectedOnce && message ? `?version=${message.version}` : "";
+  connectedOnce = true;
+  socket = new WebSocket(`${scheme}://${window.location.host}/ws/tables/${encodeURIComponent(tableId)}${since}`);
   setConnection("connecting");
   socket.onopen = () => {
     retryDelay = 500;
@@ -57,7 +86,10 @@ function connect() {
   };
   socket.onmessage = (event) => {
     const data = JSON.parse(event.data);
-    if (data.type === "state") show(data);
+    if (data.type === "state") {
+      show(data);
+      if (newestSeen > message.version) resync(); // an update came before this state and is newer
+    } else if (data.type === "update") receiveUpdate(data);
     else if (data.type === "error") {
       toast(data.message);
       waiting = false;
@@ -141,6 +173,7 @@ function drawTablePanel() {
           localStorage.setItem(NAME_KEY, chosen);
           try {
             await api(`/api/tables/${tableId}/join`, { method: "POST", body: { seat: seat.seat, name: chosen } });
+            connectedOnce = false; // a new seat: a full state, not patches of the old one's view
             socket?.close();
           } catch (error) {
             toast(error.message);
@@ -176,6 +209,7 @@ function drawTablePanel() {
     parts.push(el("button", { id: "leave", class: "link", onclick: async () => {
       if (!window.confirm(t("table.leave_confirm"))) return;
       await api(`/api/tables/${tableId}/leave`, { method: "POST", body: {} });
+      connectedOnce = false;
       socket?.close();
     } }, t("table.leave")));
   }

@@ -1,0 +1,282 @@
+"""The hub: fans a table's updates out to the sockets that watch it, in this process and in others.
+
+An ``Update`` holds one message per seat (and one for spectators), made once by the process that
+applied the change; each socket is sent only its own seat's message, encoded once per seat. The
+local ``Hub`` serves one process (SQLite, the default). ``RedisHub`` also publishes every update on
+the table's Redis channel (``meeple:table:<id>``) and delivers what other processes publish to its
+own sockets; a process subscribes to a table's channel while it holds a socket of that table.
+
+Redis pub/sub rather than PostgreSQL LISTEN/NOTIFY: NOTIFY payloads are limited to 8,000 bytes and
+are queued through the database's single notification queue, which is the component a busy site
+least wants more load on; Redis pub/sub costs the database nothing and a message of any size.
+
+The hub also keeps each table's last few updates (``RECENT``) so a client that reconnects with the
+version it has (to this process or another that saw them) gets only what it missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from meeple.core.contract import JSON
+
+log = logging.getLogger("meeple.server")
+
+RECENT = 32
+SPECTATOR = "spectator"
+
+
+def seat_key(seat: int | None) -> str:
+    return SPECTATOR if seat is None else str(seat)
+
+
+@dataclass
+class Subscriber:
+    """One open connection watching a table, as ``seat`` (``None``: spectator); sends encoded JSON."""
+
+    seat: int | None
+    send: Callable[[str], Awaitable[None]]
+
+
+@dataclass
+class Update:
+    """A change of one table from version ``start`` to ``version``: each seat's message.
+
+    ``seats_changed``: seats or status changed (someone sat down, a bot took over, the game started),
+    so other processes must reload the seats. ``online``: the seats connected to the origin process.
+    """
+
+    table_id: str
+    start: int
+    version: int
+    messages: dict[str, JSON]
+    seats_changed: bool = False
+    origin: str = ""
+    online: list[int] = field(default_factory=list)
+    _texts: dict[str, str] = field(default_factory=dict, repr=False)
+
+    def text_for(self, seat: int | None) -> str:
+        key = seat_key(seat)
+        text = self._texts.get(key)
+        if text is None:
+            text = self._texts[key] = json.dumps(self.messages[key], separators=(",", ":"))
+        return text
+
+    @property
+    def is_move(self) -> bool:
+        return self.version > self.start
+
+    def to_wire(self) -> str:
+        return json.dumps({"table": self.table_id, "start": self.start, "version": self.version,
+                           "messages": self.messages, "seats_changed": self.seats_changed,
+                           "origin": self.origin, "online": self.online}, separators=(",", ":"))
+
+    @classmethod
+    def from_wire(cls, text: str | bytes) -> Update:
+        data: dict[str, Any] = json.loads(text)
+        return cls(table_id=data["table"], start=data["start"], version=data["version"],
+                   messages=data["messages"], seats_changed=data["seats_changed"], origin=data["origin"],
+                   online=list(data["online"]))
+
+
+RemoteListener = Callable[[Update], None]
+
+
+class Hub:
+    """Fan-out within this process."""
+
+    def __init__(self) -> None:
+        self.origin = f"{os.getpid()}-{secrets.token_hex(4)}"
+        self.local: dict[str, list[Subscriber]] = {}
+        self.remote_online: dict[str, dict[str, set[int]]] = {}
+        self.recent: dict[str, deque[Update]] = {}
+        self.listeners: list[RemoteListener] = []
+        self.shared = False  # whether other processes change tables too
+
+    async def start(self) -> None:
+        pass
+
+    async def stop(self) -> None:
+        pass
+
+    async def subscribe(self, table_id: str, subscriber: Subscriber) -> None:
+        self.local.setdefault(table_id, []).append(subscriber)
+
+    async def unsubscribe(self, table_id: str, subscriber: Subscriber) -> None:
+        subscribers = self.local.get(table_id, [])
+        with contextlib.suppress(ValueError):
+            subscribers.remove(subscriber)
+        if not subscribers:
+            self.local.pop(table_id, None)
+
+    def local_online(self, table_id: str) -> list[int]:
+        return sorted({s.seat for s in self.local.get(table_id, ()) if s.seat is not None})
+
+    def online(self, table_id: str) -> set[int]:
+        seats = set(self.local_online(table_id))
+        for remote in self.remote_online.get(table_id, {}).values():
+            seats |= remote
+        return seats
+
+    async def publish(self, update: Update, skip: Subscriber | None = None) -> None:
+        """Remember ``update`` and send it to this process's sockets but ``skip`` (``RedisHub``: to
+        other processes' too)."""
+        update.origin = update.origin or self.origin
+        update.online = self.local_online(update.table_id)
+        self._remember(update)
+        await self.deliver(update, skip)
+
+    def _remember(self, update: Update) -> None:
+        if update.is_move:
+            recent = self.recent.setdefault(update.table_id, deque(maxlen=RECENT))
+            if not recent or recent[-1].version <= update.start:
+                recent.append(update)
+
+    async def deliver(self, update: Update, skip: Subscriber | None = None) -> None:
+        for subscriber in list(self.local.get(update.table_id, ())):
+            if subscriber is skip:
+                continue
+            try:
+                await subscriber.send(update.text_for(subscriber.seat))
+            except Exception:
+                await self.unsubscribe(update.table_id, subscriber)
+
+    def missed(self, table_id: str, seat: int | None, since: int, version: int) -> list[str] | None:
+        """The messages that take ``seat`` from ``since`` to ``version``, if this process still has
+        them all; ``None`` when a full state must be sent instead."""
+        if since == version:
+            return []
+        chain: list[str] = []
+        at = since
+        for update in self.recent.get(table_id, ()):
+            if update.start == at and update.version <= version:
+                chain.append(update.text_for(seat))
+                at = update.version
+        return chain if at == version else None
+
+    def received(self, update: Update) -> None:
+        """An update from another process: note who is online there, tell the runtime, remember it."""
+        if update.online:
+            self.remote_online.setdefault(update.table_id, {})[update.origin] = set(update.online)
+        else:
+            self.remote_online.get(update.table_id, {}).pop(update.origin, None)
+        for listener in self.listeners:
+            listener(update)
+        self._remember(update)
+
+
+class RedisHub(Hub):
+    """Fan-out across processes over Redis pub/sub (redis-py's asyncio client)."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        self.url = url
+        self.shared = True
+        self._outbox: asyncio.Queue[Update | None] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._confirmed: dict[str, asyncio.Event] = {}
+        self._redis: Any = None
+        self._pubsub: Any = None
+
+    @staticmethod
+    def channel(table_id: str) -> str:
+        return f"meeple:table:{table_id}"
+
+    async def start(self) -> None:
+        import redis.asyncio as redis
+
+        self._redis = redis.Redis.from_url(self.url)
+        await self._redis.ping()
+        self._pubsub = self._redis.pubsub()
+        await self._pubsub.subscribe(f"meeple:hub:{self.origin}")  # so the listener always has a subscription
+        self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._send())]
+
+    async def stop(self) -> None:
+        """Publish what is queued (for at most two seconds), then stop listening."""
+        if not self._tasks:
+            return
+        sender = self._tasks[1]
+        await self._outbox.put(None)
+        with contextlib.suppress(asyncio.TimeoutError, Exception):
+            await asyncio.wait_for(sender, 2)
+        for task in self._tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        with contextlib.suppress(Exception):
+            await self._pubsub.aclose()
+        with contextlib.suppress(Exception):
+            await self._redis.aclose()
+
+    async def subscribe(self, table_id: str, subscriber: Subscriber) -> None:
+        first = table_id not in self.local
+        await super().subscribe(table_id, subscriber)
+        if first:
+            confirmed = self._confirmed.setdefault(self.channel(table_id), asyncio.Event())
+            await self._pubsub.subscribe(self.channel(table_id))
+            # Wait until Redis has the subscription: a move published after this point reaches us,
+            # so the state the caller now reads from the database misses nothing.
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(confirmed.wait(), 2)
+
+    async def unsubscribe(self, table_id: str, subscriber: Subscriber) -> None:
+        await super().unsubscribe(table_id, subscriber)
+        if table_id not in self.local:
+            self._confirmed.pop(self.channel(table_id), None)
+            with contextlib.suppress(Exception):
+                await self._pubsub.unsubscribe(self.channel(table_id))
+
+    async def publish(self, update: Update, skip: Subscriber | None = None) -> None:
+        await super().publish(update, skip)
+        self._outbox.put_nowait(update)
+
+    async def _send(self) -> None:
+        """Publish in order, off the mover's path (a move does not wait for Redis)."""
+        while True:
+            update = await self._outbox.get()
+            if update is None:
+                return
+            try:
+                await self._redis.publish(self.channel(update.table_id), update.to_wire())
+            except Exception:
+                log.exception("publishing an update of table %s failed", update.table_id)
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                message = await self._pubsub.get_message(ignore_subscribe_messages=False, timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("reading from Redis failed; retrying")
+                await asyncio.sleep(0.5)
+                continue
+            if message is None:
+                continue
+            channel = message.get("channel")
+            channel = channel.decode() if isinstance(channel, bytes) else channel
+            if message["type"] == "subscribe":
+                event = self._confirmed.get(channel)
+                if event is not None:
+                    event.set()
+                continue
+            if message["type"] != "message":
+                continue
+            try:
+                update = Update.from_wire(message["data"])
+            except (ValueError, KeyError, TypeError):
+                log.error("an unreadable update on %s", channel)
+                continue
+            if update.origin == self.origin:
+                continue
+            self.received(update)
+            await self.deliver(update)

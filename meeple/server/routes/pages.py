@@ -1,0 +1,48 @@
+"""The pages (lobby, table, replay), the static files, the games and the UI strings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse
+
+from meeple.bots import BOT_KINDS
+from meeple.core.contract import JSON
+from meeple.core.registry import game_names, load_game
+from meeple.server.i18n import LANGUAGES, load_messages
+from meeple.server.routes.common import runtime_of
+from meeple.server.runtime import Refused
+
+WEB = Path(__file__).resolve().parent.parent.parent / "web"
+
+router = APIRouter()
+
+
+@router.get("/", include_in_schema=False)
+async def lobby_page() -> FileResponse:
+    return FileResponse(WEB / "index.html")
+
+
+@router.get("/tables/{table_id}", include_in_schema=False)
+async def table_page(table_id: str, request: Request) -> FileResponse:
+    await runtime_of(request).get(table_id)
+    return FileResponse(WEB / "table.html")
+
+
+@router.get("/tables/{table_id}/replay", include_in_schema=False)
+async def replay_page(table_id: str, request: Request) -> FileResponse:
+    await runtime_of(request).get(table_id)
+    return FileResponse(WEB / "replay.html")
+
+
+@router.get("/api/games")
+async def games() -> JSON:
+    return {"games": [load_game(name).describe() for name in game_names()], "bot_levels": list(BOT_KINDS)}
+
+
+@router.get("/api/i18n/{language}")
+async def messages(language: str) -> JSON:
+    if language not in LANGUAGES:
+        raise Refused("unknown_language", f"languages: {', '.join(LANGUAGES)}", 404)
+    return {"language": language, "languages": LANGUAGES, "messages": load_messages(language)}

@@ -1,0 +1,82 @@
+"""The WebSocket table channel: a full state on connect (or just what a reconnecting client missed),
+then one bounded update per change; moves, resyncs and pings from the client."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from meeple.server.limits import MAX_MESSAGE_CHARS
+from meeple.server.routes.common import json_object, runtime_of, seat_token_of
+from meeple.server.runtime import LiveTable, Refused, TableRuntime
+
+log = logging.getLogger("meeple.server")
+
+UNKNOWN_TABLE_CLOSE = 4404
+INTERNAL_ERROR_CLOSE = 1011  # RFC 6455: the server met a condition it did not expect
+
+router = APIRouter()
+
+
+def since_of(websocket: WebSocket) -> int | None:
+    """``?version=N``: the version a reconnecting client has."""
+    text = websocket.query_params.get("version", "")
+    return int(text) if text.isdigit() and len(text) < 10 else None
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    runtime = runtime_of(websocket)
+    await websocket.accept()
+    try:
+        table, subscriber = await runtime.open_socket(table_id, seat_token_of(websocket, table_id),
+                                                      since_of(websocket), websocket.send_text)
+    except Refused as refusal:
+        await websocket.send_json(refusal.to_json())
+        await websocket.close(code=UNKNOWN_TABLE_CLOSE)
+        return
+    seat = subscriber.seat
+    try:
+        while True:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            try:
+                text = frame.get("text")
+                if text is None:
+                    raise Refused("malformed", "binary frames are not accepted; send JSON text")
+                await handle_message(runtime, table, seat, text, websocket)
+            except Refused as refusal:
+                await websocket.send_json(refusal.to_json())
+                await websocket.send_text(runtime.full_text(await runtime.get(table_id), seat))
+    except WebSocketDisconnect:
+        pass
+    except Exception:  # a bug: say so and close properly rather than drop the connection
+        log.exception("the WebSocket of table %s failed", table_id)
+        with contextlib.suppress(Exception):
+            await websocket.send_json(Refused("internal", "the server failed; reconnect", 500).to_json())
+            await websocket.close(code=INTERNAL_ERROR_CLOSE)
+    finally:
+        await runtime.close_socket(table, subscriber)
+
+
+async def handle_message(runtime: TableRuntime, table: LiveTable, seat: int | None, text: str,
+                         websocket: WebSocket) -> None:
+    if len(text) > MAX_MESSAGE_CHARS:
+        raise Refused("too_large", f"messages are limited to {MAX_MESSAGE_CHARS} characters")
+    message = json_object(text, "a message")
+    kind = message.get("type")
+    if kind == "ping":
+        await websocket.send_json({"type": "pong"})
+    elif kind == "act":
+        if "seat" in message and message["seat"] != seat:
+            raise Refused("forbidden", "you can only act for your own seat", 403)
+        await runtime.act(table.id, seat, message.get("action"), message.get("version"))
+    elif kind == "resync":
+        await runtime.resync(await runtime.get(table.id), seat, message.get("version"), websocket.send_text)
+    elif kind == "refresh":
+        await websocket.send_text(runtime.full_text(await runtime.get(table.id, fresh=True), seat))
+    else:
+        raise Refused("malformed", f"unknown message type {kind!r}; expected act, resync, refresh or ping")

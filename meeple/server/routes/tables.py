@@ -1,0 +1,114 @@
+"""The lobby and table API: list, create, show, join, leave, hand a seat to a bot, act, replay."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+
+from meeple.core.contract import JSON
+from meeple.server.routes.common import (
+    account_of,
+    body_of,
+    host_cookie,
+    host_token_of,
+    runtime_of,
+    seat_cookie,
+    seat_token_of,
+    set_cookie,
+)
+from meeple.server.runtime import Refused
+
+router = APIRouter()
+
+
+@router.get("/api/tables")
+async def list_tables(request: Request, status: str | None = None) -> JSON:
+    if status not in (None, "open", "running", "finished"):
+        raise Refused("bad_status", "status is open, running or finished")
+    return {"tables": await runtime_of(request).list_tables(status)}
+
+
+@router.post("/api/tables")
+async def create_table(request: Request) -> Response:
+    data = await body_of(request)
+    account = await account_of(request)
+    name = data.get("name") or (account[1] if account else None)
+    runtime = runtime_of(request)
+    created = await runtime.create(
+        data.get("game"), data.get("players"), data.get("options"), data.get("seats"),
+        data.get("seat"), name, account[0] if account else None,
+    )
+    table = created.table
+    response = JSONResponse(
+        {"table": table.summary(runtime.hub.online(table.id)), "seat": created.seat, "token": created.seat_token,
+         "host_token": created.host_token, "url": f"/tables/{table.id}"},
+        status_code=201,
+    )
+    set_cookie(response, host_cookie(table.id), created.host_token)
+    if created.seat_token:
+        set_cookie(response, seat_cookie(table.id), created.seat_token)
+    return response
+
+
+@router.get("/api/tables/{table_id}")
+async def table_state(table_id: str, request: Request) -> JSON:
+    """The same full state a WebSocket sends on connect: this client's seat's view, nobody else's."""
+    runtime = runtime_of(request)
+    table = await runtime.get(table_id, fresh=True)
+    message = runtime.message_for(table, await runtime.seat_of(table, seat_token_of(request, table_id)))
+    message["is_host"] = table.is_host(host_token_of(request, table_id))
+    return message
+
+
+@router.post("/api/tables/{table_id}/join")
+async def join(table_id: str, request: Request) -> Response:
+    data = await body_of(request)
+    runtime = runtime_of(request)
+    table = await runtime.get(table_id)
+    if await runtime.seat_of(table, seat_token_of(request, table_id)) is not None:
+        raise Refused("already_seated", "you already have a seat at this table", 409)
+    account = await account_of(request)
+    name = data.get("name") or (account[1] if account else None)
+    token = await runtime.join(table_id, data.get("seat"), name, account[0] if account else None)
+    response = JSONResponse({"seat": data.get("seat"), "token": token})
+    set_cookie(response, seat_cookie(table_id), token)
+    return response
+
+
+@router.post("/api/tables/{table_id}/leave")
+async def leave(table_id: str, request: Request) -> Response:
+    """Leave your seat; a bot takes it over so the others can play on."""
+    data = await body_of(request)
+    runtime = runtime_of(request)
+    table = await runtime.get(table_id)
+    token = seat_token_of(request, table_id)
+    seat = await runtime.seat_of(table, token)
+    if seat is None:
+        raise Refused("not_seated", "you have no seat at this table", 403)
+    await runtime.seat_bot(table_id, seat, data.get("level"), token, None)
+    response = JSONResponse({"seat": seat, "replaced_by": "bot"})
+    response.delete_cookie(seat_cookie(table_id), path="/")
+    return response
+
+
+@router.post("/api/tables/{table_id}/seats/{seat}/bot")
+async def seat_bot(table_id: str, seat: int, request: Request) -> JSON:
+    data = await body_of(request)
+    await runtime_of(request).seat_bot(table_id, seat, data.get("level"), seat_token_of(request, table_id),
+                                       host_token_of(request, table_id))
+    return {"seat": seat, "replaced_by": "bot"}
+
+
+@router.post("/api/tables/{table_id}/actions")
+async def act(table_id: str, request: Request) -> JSON:
+    data = await body_of(request)
+    runtime = runtime_of(request)
+    table = await runtime.get(table_id)
+    seat = await runtime.seat_of(table, seat_token_of(request, table_id))
+    await runtime.act(table_id, seat, data.get("action"), data.get("version"))
+    return runtime.message_for(await runtime.get(table_id), seat)
+
+
+@router.get("/api/tables/{table_id}/replay")
+async def replay(table_id: str, request: Request, step: int = 0, seat: int | None = None) -> JSON:
+    return await runtime_of(request).replay(table_id, seat, step)

@@ -1,0 +1,651 @@
+"""The table runtime: live game states, loaded lazily, changed one at a time under each table's lock.
+
+Every change goes the same way: under the table's lock, check the version, try the action on a
+clone, append it to the database (``writer``; acknowledged once durable), swap the clone in, then
+publish one ``Update`` through the hub: for each seat, the new entries of the platform's log and the
+patch of *its* view (``state.view(seat)``; spectators ``view(None)``). Nothing else about a state
+ever leaves here: neither ``to_json()`` nor the history, whose notations can reveal hidden choices,
+so the log sent to a seat names only that seat's own actions, and replays are rebuilt here and sent
+as views.
+
+Any process can hold any table: a table is loaded from the database when first asked for, and a copy
+that fell behind (another process moved; the hub says so, or the append of move *n* finds it taken)
+catches up from the database before it is used again. A stale move is refused, never applied twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from meeple.bots import BOT_KINDS, level_name
+from meeple.core.contract import JSON, Game, GameState
+from meeple.core.errors import IllegalAction, MeepleError
+from meeple.core.registry import game_names, load_game
+from meeple.server.auth import new_token, token_hash
+from meeple.server.hub import Hub, Subscriber, Update, seat_key
+from meeple.server.names import BadName, clean_name, name_key
+from meeple.server.patch import diff
+from meeple.server.store import BOT, FINISHED, HUMAN, OPEN, RUNNING, Conflict, Move, SeatRow, Store, TableRow
+from meeple.server.writer import DatabaseWriter
+
+log = logging.getLogger("meeple.server")
+
+STATUSES = (OPEN, RUNNING, FINISHED)
+FINISHED_CACHE = 32
+REPLAY_CACHE = 4
+MAX_ACTION_CHARS = 500
+
+
+class Refused(Exception):
+    """A request that changes nothing: ``code`` for programs, ``message`` for people, ``status`` for HTTP."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+    def to_json(self) -> JSON:
+        return {"type": "error", "code": self.code, "message": self.message}
+
+
+SeatInfo = SeatRow
+
+
+@dataclass
+class LiveTable:
+    id: str
+    game: Game[Any]
+    players: int
+    seed: int
+    options: dict[str, Any]
+    status: str
+    host_token_hash: str
+    created_at: datetime
+    seats: list[SeatRow]
+    state: GameState[Any] | None = None
+    actors: list[int] = field(default_factory=list)
+    finished_at: datetime | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    views: dict[str, JSON] = field(default_factory=dict)
+    """The view each seat was last sent a patch against (key ``hub.seat_key``), at ``version``."""
+    known_version: int = 0
+    """The newest version another process announced; above ``version``, this copy is stale."""
+    seats_stale: bool = False
+
+    @property
+    def version(self) -> int:
+        """How many actions have been applied; clients send it back so stale moves are refused."""
+        return len(self.actors)
+
+    @property
+    def is_stale(self) -> bool:
+        return self.known_version > self.version or self.seats_stale
+
+    def seat_of(self, token: str | None) -> int | None:
+        if not token:
+            return None
+        digest = token_hash(token)
+        for index, seat in enumerate(self.seats):
+            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
+                return index
+        return None
+
+    def is_host(self, token: str | None) -> bool:
+        return bool(token) and secrets.compare_digest(self.host_token_hash, token_hash(token or ""))
+
+    def summary(self, online: set[int]) -> JSON:
+        state = self.state
+        return {
+            "id": self.id,
+            "game": self.game.name,
+            "title": self.game.title,
+            "players": self.players,
+            "options": dict(self.options),
+            "status": self.status,
+            "created_at": self.created_at.isoformat(),
+            "finished_at": self.finished_at.isoformat() if self.finished_at else None,
+            "current_player": state.current_player if state is not None else None,
+            "actions": self.version,
+            "seats": [
+                {
+                    "seat": index,
+                    "kind": seat.kind,
+                    "bot_level": seat.bot_level,
+                    "name": seat.name,
+                    "taken": seat.is_taken,
+                    "online": seat.kind == BOT or index in online,
+                }
+                for index, seat in enumerate(self.seats)
+            ],
+            "scores": state.scores() if state is not None and state.is_over else None,
+            "winners": state.winners() if state is not None and state.is_over else None,
+        }
+
+    def legal_for(self, seat: int | None) -> list[str]:
+        state = self.state
+        if state is None or seat is None or seat != state.current_player:
+            return []
+        return [str(a) for a in state.legal_actions()]
+
+    def log_entries(self, seat: int | None, start: int = 0) -> list[JSON]:
+        """The platform's log from move ``start``: who moved, and the notation only for ``seat``'s own."""
+        history = self.state.history if self.state is not None else []
+        return [{"index": i, "seat": self.actors[i], "action": history[i] if self.actors[i] == seat else None}
+                for i in range(start, self.version)]
+
+    def message_for(self, seat: int | None, online: set[int]) -> JSON:
+        """The full state for one seat (or a spectator): its view, its legal actions, its own log."""
+        state = self.state
+        message: JSON = {"type": "state", "table": self.summary(online), "seat": seat, "version": self.version}
+        if state is None:
+            message.update(view=None, current_player=None, is_over=False, legal=[], log=[])
+            return message
+        message.update(view=state.view(seat), current_player=state.current_player, is_over=state.is_over,
+                       legal=self.legal_for(seat), log=self.log_entries(seat))
+        return message
+
+    def seat_keys(self) -> list[int | None]:
+        return [None, *range(self.players)]
+
+
+def _clean_name(name: Any) -> str:
+    """``names.clean_name``, refusing as the API does."""
+    try:
+        return clean_name(name)
+    except BadName as problem:
+        raise Refused("bad_name", str(problem)) from None
+
+
+@dataclass
+class Created:
+    table: LiveTable
+    host_token: str
+    seat_token: str | None
+    seat: int | None
+
+
+class TableRuntime:
+    """All tables this process holds: creation, seating, moves, and the updates they publish."""
+
+    def __init__(self, store: Store, writer: DatabaseWriter, hub: Hub, bot_delay: float) -> None:
+        self.store = store
+        self.writer = writer
+        self.hub = hub
+        self.bot_delay = bot_delay
+        self.live: dict[str, LiveTable] = {}
+        self.finished: OrderedDict[str, LiveTable] = OrderedDict()
+        self.replays: OrderedDict[str, list[GameState[Any]]] = OrderedDict()
+        self.bot_wake: Callable[[], None] = lambda: None
+        hub.listeners.append(self._heard)
+
+    def _heard(self, update: Update) -> None:
+        """Another process changed a table: our copy (if any) is behind until it catches up."""
+        table = self.live.get(update.table_id)
+        if table is not None:
+            table.known_version = max(table.known_version, update.version)
+            table.seats_stale = table.seats_stale or update.seats_changed
+
+    # --- finding and loading tables -----------------------------------------------------------
+
+    async def get(self, table_id: str, fresh: bool = False) -> LiveTable:
+        """The table, loaded from the database the first time; ``fresh`` (or a known stale copy)
+        catches up with what other processes did first."""
+        table = self.live.get(table_id) or self.finished.get(table_id)
+        if table is None:
+            row = await asyncio.to_thread(self.store.load_table, table_id) if len(table_id) <= 32 else None
+            if row is None:
+                raise Refused("unknown_table", f"there is no table {table_id!r}", 404)
+            try:
+                loaded = self._build(row)
+            except MeepleError as error:
+                raise Refused("unavailable", f"table {table_id!r} cannot be shown: {error}", 503) from None
+            table = self.live.get(table_id) or self.finished.get(table_id)
+            if table is None:
+                table = loaded
+                if table.status == FINISHED:
+                    self._remember_finished(table)
+                else:
+                    self.live[table.id] = table
+                    await self._queue_bot(table)
+        elif table.status != FINISHED and (table.is_stale or (fresh and self.hub.shared)):
+            async with table.lock:
+                await self.catch_up(table)
+        if table_id in self.finished:
+            self.finished.move_to_end(table_id)
+        return table
+
+    def _build(self, row: TableRow) -> LiveTable:
+        game = load_game(row.game)
+        seats = [SeatRow(s.kind, level_name(s.bot_level), s.name, s.token_hash, s.account_id) for s in row.seats]
+        table = LiveTable(
+            id=row.id, game=game, players=row.players, seed=row.seed, options=dict(row.options),
+            status=row.status, host_token_hash=row.host_token_hash, created_at=row.created_at,
+            seats=seats, finished_at=row.finished_at,
+        )
+        if row.status != OPEN:
+            state = game.new_game(players=row.players, seed=row.seed, options=row.options)
+            for seat, notation in row.moves:
+                state.apply(notation)
+                table.actors.append(seat)
+            table.state = state
+        table.known_version = table.version
+        return table
+
+    async def catch_up(self, table: LiveTable) -> None:
+        """Bring a copy up to the database (the caller holds its lock): seats, status, moves."""
+        if table.seats_stale or table.status == OPEN:
+            _status, seats = await asyncio.to_thread(self.store.load_seats, table.id)
+            table.seats = [SeatRow(s.kind, level_name(s.bot_level), s.name, s.token_hash, s.account_id)
+                           for s in seats]
+            table.seats_stale = False
+        status, finished_at, moves = await asyncio.to_thread(self.store.moves_since, table.id, table.version)
+        if status != OPEN and table.state is None:
+            table.state = table.game.new_game(players=table.players, seed=table.seed, options=table.options)
+            table.views.clear()
+        if moves:
+            assert table.state is not None
+            for seat, notation in moves:
+                table.state.apply(notation)
+                table.actors.append(seat)
+            table.views.clear()
+        table.known_version = max(table.known_version, table.version)
+        table.status = status
+        if status == FINISHED:
+            table.finished_at = finished_at
+            self.live.pop(table.id, None)
+            self._remember_finished(table)
+
+    def _remember_finished(self, table: LiveTable) -> None:
+        self.finished[table.id] = table
+        while len(self.finished) > FINISHED_CACHE:
+            self.finished.popitem(last=False)
+
+    async def list_tables(self, status: str | None = None, limit: int = 100) -> list[JSON]:
+        """Every table of the site, from the database; ``online`` as far as this process knows."""
+        tables = await asyncio.to_thread(self.store.list_tables, status, limit)
+        for summary in tables:
+            if summary["status"] != FINISHED and (summary["id"] in self.hub.local or summary["id"] in self.live):
+                online = self.hub.online(summary["id"])
+                for seat in summary["seats"]:
+                    seat["online"] = seat["online"] or seat["seat"] in online
+        return tables
+
+    async def seat_of(self, table: LiveTable, token: str | None) -> int | None:
+        """Whose token this is; a token this copy does not know makes it reload the seats once (the
+        seat may have been taken through another process)."""
+        seat = table.seat_of(token)
+        if seat is None and token and self.hub.shared and table.status != FINISHED:
+            async with table.lock:
+                table.seats_stale = True
+                await self.catch_up(table)
+            seat = table.seat_of(token)
+        return seat
+
+    # --- creating and seating -----------------------------------------------------------------
+
+    async def create(self, game_name: Any, players: Any, options: Any, seats: Any, creator_seat: Any,
+                     creator_name: Any, account_id: int | None = None, seed: int | None = None) -> Created:
+        if not isinstance(game_name, str) or game_name not in game_names():
+            raise Refused("unknown_game", f"unknown game {game_name!r}; available: {', '.join(game_names())}")
+        game = load_game(game_name)
+        if type(players) is not int:
+            raise Refused("bad_players", "players must be a whole number")
+        if options is not None and not isinstance(options, Mapping):
+            raise Refused("bad_options", "options must be an object of name: value")
+        try:
+            game.check_players(players)
+            resolved = game.resolve_options(options or {}, players)
+        except MeepleError as error:
+            raise Refused("bad_options", str(error)) from None
+        infos = self._seat_specs(seats, players)
+        name = ""
+        if creator_seat is not None:
+            if type(creator_seat) is not int or not 0 <= creator_seat < players:
+                raise Refused("bad_seat", f"your seat must be between 0 and {players - 1}")
+            if infos[creator_seat].kind != HUMAN:
+                raise Refused("bad_seat", "you cannot sit in a bot's seat")
+            name = await self._seat_name(creator_name, account_id, [])
+        host_token = new_token()
+        seat_token: str | None = None
+        if creator_seat is not None:
+            seat_token = new_token()
+            infos[creator_seat].name = name
+            infos[creator_seat].token_hash = token_hash(seat_token)
+            infos[creator_seat].account_id = account_id
+        row = TableRow(
+            id=secrets.token_hex(5), game=game.name, players=players,
+            seed=seed if seed is not None else secrets.randbits(62), options=dict(resolved), status=OPEN,
+            host_token_hash=token_hash(host_token), created_at=datetime.now(UTC), finished_at=None, seats=infos,
+        )
+        await asyncio.to_thread(self.store.insert_table, row)
+        table = self._build(row)
+        self.live[table.id] = table
+        async with table.lock:
+            await self._start_if_full(table)
+        await self._queue_bot(table)
+        return Created(table, host_token, seat_token, creator_seat)
+
+    def _seat_specs(self, seats: Any, players: int) -> list[SeatRow]:
+        if seats is None:
+            seats = []
+        if not isinstance(seats, Sequence) or isinstance(seats, str) or len(seats) > players:
+            raise Refused("bad_seats", f"seats must be a list of at most {players} entries")
+        infos: list[SeatRow] = []
+        for index in range(players):
+            spec = seats[index] if index < len(seats) else {"kind": HUMAN}
+            if not isinstance(spec, Mapping) or spec.get("kind") not in (HUMAN, BOT):
+                raise Refused("bad_seats", f"seat {index}: kind must be 'human' or 'bot'")
+            if spec["kind"] == BOT:
+                level = level_name(spec.get("level") or "easy")
+                if level not in BOT_KINDS:
+                    raise Refused("bad_seats", f"seat {index}: bot level must be one of {', '.join(BOT_KINDS)}")
+                infos.append(SeatRow(BOT, bot_level=level, name=None))
+            else:
+                infos.append(SeatRow(HUMAN))
+        return infos
+
+    async def _seat_name(self, name: Any, account_id: int | None, names_at_table: Sequence[str | None]) -> str:
+        """The cleaned name to sit under. Nobody poses as someone else: not as another player at this
+        table, nor as a registered account (unless signed in as it), in any spelling with the same
+        ``name_key`` (case, width, invisible characters)."""
+        cleaned = _clean_name(name)
+        key = name_key(cleaned)
+        if any(other is not None and name_key(other) == key for other in names_at_table):
+            raise Refused("name_in_use", f"someone at this table is already called {cleaned!r}", 409)
+        owner = await asyncio.to_thread(self.store.name_owner, key)
+        if owner is not None and owner != account_id:
+            raise Refused("name_reserved", f"{cleaned!r} is a registered player's name; sign in as them to use it",
+                          409)
+        return cleaned
+
+    async def join(self, table_id: str, seat: Any, name: Any, account_id: int | None = None) -> str:
+        """Take an open seat (once across every process); returns the secret token that binds it."""
+        table = await self.get(table_id, fresh=True)
+        async with table.lock:
+            if table.status == FINISHED:
+                raise Refused("finished", "this game is over")
+            if type(seat) is not int or not 0 <= seat < table.players:
+                raise Refused("bad_seat", f"seat must be between 0 and {table.players - 1}")
+            taken = Refused("seat_taken", f"seat {seat} is already taken", 409)
+            if table.seats[seat].is_taken:
+                raise taken
+            cleaned = await self._seat_name(name, account_id, [s.name for s in table.seats])
+            token = new_token()
+            if not await asyncio.to_thread(self.store.take_seat, table.id, seat, cleaned, token_hash(token),
+                                           account_id):
+                table.seats_stale = True
+                await self.catch_up(table)
+                raise taken
+            info = table.seats[seat]
+            info.name, info.token_hash, info.account_id = cleaned, token_hash(token), account_id
+            start = table.version
+            await self._start_if_full(table)
+            await self._publish(table, start, seats_changed=True)
+        await self._queue_bot(table)
+        return token
+
+    async def seat_bot(self, table_id: str, seat: Any, level: Any, seat_token: str | None,
+                       host_token: str | None) -> None:
+        """Hand a seat to a bot: its own player leaving, or the host replacing someone who left."""
+        table = await self.get(table_id, fresh=True)
+        async with table.lock:
+            if type(seat) is not int or not 0 <= seat < table.players:
+                raise Refused("bad_seat", f"seat must be between 0 and {table.players - 1}")
+            if table.status == FINISHED:
+                raise Refused("finished", "this game is over")
+            if table.seat_of(seat_token) != seat and not table.is_host(host_token):
+                raise Refused("forbidden", "only that seat's player or the table's host can do this", 403)
+            level = level_name(level or "easy")
+            if level not in BOT_KINDS:
+                raise Refused("bad_level", f"bot level must be one of {', '.join(BOT_KINDS)}")
+            await asyncio.to_thread(self.store.seat_to_bot, table.id, seat, level)
+            info = table.seats[seat]
+            info.kind, info.bot_level, info.token_hash, info.account_id = BOT, level, None, None
+            start = table.version
+            await self._start_if_full(table)
+            await self._publish(table, start, seats_changed=True)
+        await self._queue_bot(table)
+
+    async def _start_if_full(self, table: LiveTable) -> None:
+        """Deal the game once every seat is taken (the caller holds the lock)."""
+        if table.status != OPEN or not all(s.is_taken for s in table.seats):
+            return
+        state = table.game.new_game(players=table.players, seed=table.seed, options=table.options)
+        await asyncio.to_thread(self.store.start_table, table.id, state.current_player)
+        table.state, table.status = state, RUNNING
+        table.views.clear()
+
+    # --- playing ------------------------------------------------------------------------------
+
+    async def act(self, table_id: str, seat: int | None, action: Any, version: Any, bot_job: int | None = None) -> None:
+        """Apply ``action`` for ``seat``; anything wrong raises ``Refused`` and changes nothing.
+
+        ``bot_job``: the bot job (its version) this move fulfils, deleted with the move."""
+        table = await self.get(table_id)
+        if not isinstance(action, str) or not action or len(action) > MAX_ACTION_CHARS:
+            raise Refused("malformed", "an action must be a notation string, as listed in your legal actions")
+        if version is not None and type(version) is not int:
+            raise Refused("malformed", "version must be an integer")
+        async with table.lock:
+            for _attempt in range(3):
+                if table.is_stale or (version is not None and version > table.version and self.hub.shared):
+                    await self.catch_up(table)
+                state = table.state
+                if table.status != RUNNING or state is None:
+                    raise Refused("not_running", "this game is not running")
+                if seat is None:
+                    raise Refused("not_seated", "you have no seat at this table (spectators cannot act)", 403)
+                if version is not None and version != table.version:
+                    raise Refused("stale", f"the table has moved on (version {table.version}, you sent {version}); "
+                                           "your view is refreshed", 409)
+                if state.current_player != seat:
+                    raise Refused("not_your_turn", f"it is seat {state.current_player}'s turn, not yours", 409)
+                try:
+                    await self._commit(table, seat, action, bot_job)
+                except Conflict:  # another process appended this move number first
+                    table.known_version = table.version + 1
+                    if version is None:
+                        continue  # no version was promised: try again on the caught-up table
+                    await self.catch_up(table)
+                    raise Refused("stale", "the table has moved on; your view is refreshed", 409) from None
+                break
+            else:
+                raise Refused("busy", "the table kept changing; try again", 409)
+        await self._queue_bot(table, inserted=True)
+
+    async def _commit(self, table: LiveTable, seat: int, action: str, bot_job: int | None) -> None:
+        """Apply on a copy, append durably, swap in, publish; the caller holds the lock."""
+        assert table.state is not None
+        trial = table.state.clone()
+        before = len(trial.history)
+        try:
+            trial.apply(action)
+        except (IllegalAction, MeepleError) as error:
+            raise Refused("illegal", str(error)) from None
+        added = trial.history[before:]
+        current = trial.current_player
+        next_bot: tuple[int, str] | None = None
+        if not trial.is_over and current is not None and table.seats[current].kind == BOT:
+            next_bot = (current, table.seats[current].bot_level or "easy")
+        move = Move(table_id=table.id, start=table.version, seat=seat, notations=list(added), current_player=current,
+                    finished=(trial.scores(), trial.winners()) if trial.is_over else None, next_bot=next_bot,
+                    done_job=bot_job)
+        await self.writer.write(lambda session: self.store.append(session, move))
+        self._keep_views(table)
+        start = table.version
+        table.state = trial
+        table.actors.extend([seat] * len(added))
+        table.known_version = max(table.known_version, table.version)
+        if trial.is_over:
+            table.status, table.finished_at = FINISHED, datetime.now(UTC)
+            self.live.pop(table.id, None)
+            self._remember_finished(table)
+        await self._publish(table, start)
+
+    def _keep_views(self, table: LiveTable) -> None:
+        """The views every seat has now, to patch against after the move (after a catch-up they are
+        not known yet)."""
+        state = table.state
+        if state is None or table.views:
+            return
+        for seat in table.seat_keys():
+            table.views[seat_key(seat)] = state.view(seat)
+
+    async def _publish(self, table: LiveTable, start: int, seats_changed: bool = False) -> None:
+        """One update from version ``start``: each seat's new log entries and view patch."""
+        state = table.state
+        summary = table.summary(self.hub.online(table.id))
+        current = state.current_player if state is not None else None
+        messages: dict[str, JSON] = {}
+        for seat in table.seat_keys():
+            key = seat_key(seat)
+            message: JSON = {"type": "update", "seat": seat, "from": start, "version": table.version,
+                             "table": summary, "current_player": current,
+                             "is_over": state.is_over if state is not None else False,
+                             "legal": table.legal_for(seat), "log": table.log_entries(seat, start)}
+            if state is None:
+                message["patch"] = {}
+            else:
+                view = state.view(seat)
+                before = table.views.get(key)
+                if before is None:
+                    message["view"] = view
+                else:
+                    message["patch"] = diff(before, view)
+                table.views[key] = view
+            messages[key] = message
+        await self.hub.publish(Update(table.id, start, table.version, messages, seats_changed=seats_changed))
+
+    async def publish_presence(self, table: LiveTable, skip: Subscriber | None = None) -> None:
+        """Who is online changed: every seat (but ``skip``, the newcomer, who has just been sent the
+        state) gets the table's summary and, whose turn it is, its legal actions; no view is computed."""
+        state = table.state
+        summary = table.summary(self.hub.online(table.id))
+        current = state.current_player if state is not None else None
+        messages: dict[str, JSON] = {}
+        for seat in table.seat_keys():
+            messages[seat_key(seat)] = {
+                "type": "update", "seat": seat, "from": table.version, "version": table.version, "table": summary,
+                "current_player": current, "is_over": state.is_over if state is not None else False,
+                "legal": table.legal_for(seat), "log": [], "patch": {},
+            }
+        await self.hub.publish(Update(table.id, table.version, table.version, messages), skip)
+
+    async def _queue_bot(self, table: LiveTable, inserted: bool = False) -> None:
+        """If a bot must move, make sure its job is queued (``inserted``: the move just did) and wake
+        the bot runner."""
+        state = table.state
+        if table.status != RUNNING or state is None or state.current_player is None:
+            return
+        info = table.seats[state.current_player]
+        if info.kind != BOT:
+            return
+        if not inserted:
+            await asyncio.to_thread(self.store.ensure_bot_job, table.id, table.version, state.current_player,
+                                    info.bot_level or "easy")
+        self.bot_wake()
+
+    # --- sockets ------------------------------------------------------------------------------
+
+    async def open_socket(self, table_id: str, token: str | None, since: int | None,
+                          send: Callable[[str], Awaitable[None]]) -> tuple[LiveTable, Subscriber]:
+        """Subscribe a socket and send it where it stands: what it missed since version ``since`` if
+        this process still has it, else the full state; then tell everyone it is online."""
+        table = await self.get(table_id)
+        seat = await self.seat_of(table, token)
+        subscriber = Subscriber(seat, send)
+        await self.hub.subscribe(table.id, subscriber)
+        async with table.lock:
+            if self.hub.shared and table.status != FINISHED:
+                await self.catch_up(table)
+            missed = None
+            if since is not None and 0 <= since <= table.version:
+                missed = self.hub.missed(table.id, seat, since, table.version)
+            if missed is None:
+                await send(self.full_text(table, seat))
+            else:
+                for text in missed:
+                    await send(text)
+            await self.publish_presence(table, skip=subscriber)
+        return table, subscriber
+
+    async def resync(self, table: LiveTable, seat: int | None, since: Any,
+                     send: Callable[[str], Awaitable[None]]) -> None:
+        """A client that found a gap: what it missed since ``since``, or the full state."""
+        async with table.lock:
+            if self.hub.shared and table.status != FINISHED:
+                await self.catch_up(table)
+            missed = None
+            if type(since) is int and 0 <= since <= table.version:
+                missed = self.hub.missed(table.id, seat, since, table.version)
+            if not missed:
+                await send(self.full_text(table, seat))
+            else:
+                for text in missed:
+                    await send(text)
+
+    async def close_socket(self, table: LiveTable, subscriber: Subscriber) -> None:
+        await self.hub.unsubscribe(table.id, subscriber)
+        async with table.lock:
+            await self.publish_presence(table)
+
+    def full_text(self, table: LiveTable, seat: int | None) -> str:
+        return json.dumps(table.message_for(seat, self.hub.online(table.id)), separators=(",", ":"))
+
+    def message_for(self, table: LiveTable, seat: int | None) -> JSON:
+        return table.message_for(seat, self.hub.online(table.id))
+
+    # --- replays ------------------------------------------------------------------------------
+
+    async def replay(self, table_id: str, seat: Any, step: Any) -> JSON:
+        """The view of ``seat`` (``None``: spectator) after ``step`` actions of a finished game."""
+        table = await self.get(table_id)
+        if table.status != FINISHED or table.state is None:
+            raise Refused("not_finished", "replays open once the game is over", 409)
+        if seat is not None and (type(seat) is not int or not 0 <= seat < table.players):
+            raise Refused("bad_seat", f"seat must be between 0 and {table.players - 1}, or none for a spectator")
+        states = self._replay_states(table)
+        last = len(states) - 1
+        if type(step) is not int or not 0 <= step <= last:
+            raise Refused("bad_step", f"step must be between 0 and {last}")
+        state = states[step]
+        previous: JSON | None = None
+        if step > 0:
+            actor = table.actors[step - 1]
+            previous = {"seat": actor, "action": table.state.history[step - 1] if actor == seat else None}
+        return {
+            "type": "replay",
+            "table": table.summary(set()),
+            "seat": seat,
+            "step": step,
+            "steps": last,
+            "view": state.view(seat),
+            "current_player": state.current_player,
+            "is_over": state.is_over,
+            "last": previous,
+        }
+
+    def _replay_states(self, table: LiveTable) -> list[GameState[Any]]:
+        cached = self.replays.get(table.id)
+        if cached is not None:
+            self.replays.move_to_end(table.id)
+            return cached
+        assert table.state is not None
+        state = table.game.new_game(players=table.players, seed=table.seed, options=table.options)
+        states = [state.clone()]
+        for notation in table.state.history:
+            state.apply(notation)
+            states.append(state.clone())
+        self.replays[table.id] = states
+        while len(self.replays) > REPLAY_CACHE:
+            self.replays.popitem(last=False)
+        return states

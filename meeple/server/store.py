@@ -1,0 +1,338 @@
+"""The store: every SQL statement of the server, and the only module that talks to the database.
+
+Its methods are synchronous and run off the event loop: reads in worker threads
+(``asyncio.to_thread``), writes of moves through the batching ``writer.DatabaseWriter``. The
+database is the source of truth shared by every process of a site:
+
+- a move is an insert of ``(table, move number)``, the primary key of ``actions``, so two processes
+  can never both append move *n* of a table (the second gets ``Conflict``);
+- a seat is taken with a conditional update (only while it is empty), so it is taken once;
+- a table starts with a conditional update (only while ``open``), whichever process sees it full;
+- bot jobs are claimed with ``FOR UPDATE SKIP LOCKED`` where the database has it (PostgreSQL), and a
+  lease, so two workers never think about one job at once and a dead worker's job comes back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Engine, and_, delete, func, or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from meeple.core.contract import JSON
+from meeple.core.errors import MeepleError
+from meeple.core.registry import load_game
+from meeple.server.models import Account, ActionRecord, BotJob, GameTable, LoginSession, Seat
+
+OPEN, RUNNING, FINISHED = "open", "running", "finished"
+HUMAN, BOT = "human", "bot"
+
+
+class Conflict(Exception):
+    """Another process appended this move number first (or a row this write relies on changed)."""
+
+
+@dataclass
+class SeatRow:
+    kind: str
+    bot_level: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+    account_id: int | None = None
+
+    @property
+    def is_taken(self) -> bool:
+        return self.kind == BOT or self.token_hash is not None
+
+
+@dataclass
+class TableRow:
+    """A table as stored: what to replay (seed, options, the moves) and its seats."""
+
+    id: str
+    game: str
+    players: int
+    seed: int
+    options: dict[str, Any]
+    status: str
+    host_token_hash: str
+    created_at: datetime
+    finished_at: datetime | None
+    seats: list[SeatRow]
+    moves: list[tuple[int, str]] = field(default_factory=list)  # (seat, notation) in order
+
+
+@dataclass
+class Move:
+    """What one applied action writes: its notations from ``start`` on, and the table's new figures."""
+
+    table_id: str
+    start: int
+    seat: int
+    notations: Sequence[str]
+    current_player: int | None
+    finished: tuple[list[int], list[int]] | None = None  # scores, winners
+    next_bot: tuple[int, str] | None = None  # seat, level: the bot job this move leaves
+    done_job: int | None = None  # the bot job (its version) this move fulfils
+
+
+@dataclass
+class BotJobRow:
+    table_id: str
+    version: int
+    seat: int
+    level: str
+    attempts: int
+
+
+def aware(moment: datetime) -> datetime:
+    """SQLite hands datetimes back without a zone; they were written in UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+class Store:
+    """The SQL of the server over one engine; thread-safe (a session per call)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.sessions: sessionmaker[Session] = sessionmaker(engine, expire_on_commit=False)
+        self.is_sqlite = engine.dialect.name == "sqlite"
+
+    # --- tables -------------------------------------------------------------------------------
+
+    def insert_table(self, row: TableRow) -> None:
+        with self.sessions.begin() as session:
+            session.add(GameTable(
+                id=row.id, game=row.game, players=row.players, seed=row.seed, options=row.options,
+                status=row.status, host_token_hash=row.host_token_hash, created_at=row.created_at, moves=0,
+                seats=[Seat(seat=i, kind=s.kind, bot_level=s.bot_level, name=s.name, token_hash=s.token_hash,
+                            account_id=s.account_id) for i, s in enumerate(row.seats)],
+            ))
+
+    def load_table(self, table_id: str) -> TableRow | None:
+        """The table with all its moves, or ``None``."""
+        with self.sessions() as session:
+            row = session.get(GameTable, table_id)
+            if row is None:
+                return None
+            table = TableRow(
+                id=row.id, game=row.game, players=row.players, seed=row.seed, options=dict(row.options),
+                status=row.status, host_token_hash=row.host_token_hash, created_at=aware(row.created_at),
+                finished_at=aware(row.finished_at) if row.finished_at else None,
+                seats=[SeatRow(s.kind, s.bot_level, s.name, s.token_hash, s.account_id) for s in row.seats],
+            )
+            table.moves = [(seat, notation) for seat, notation in session.execute(
+                select(ActionRecord.seat, ActionRecord.notation).where(ActionRecord.table_id == table_id)
+                .order_by(ActionRecord.idx))]
+            return table
+
+    def moves_since(self, table_id: str, start: int) -> tuple[str, datetime | None, list[tuple[int, str]]]:
+        """The table's status, when it finished, and its moves from number ``start`` on: what a stale
+        copy must catch up."""
+        with self.sessions() as session:
+            row = session.execute(select(GameTable.status, GameTable.finished_at).where(GameTable.id == table_id)
+                                  ).first()
+            status, finished_at = (row[0], row[1]) if row is not None else (OPEN, None)
+            moves = [(seat, notation) for seat, notation in session.execute(
+                select(ActionRecord.seat, ActionRecord.notation)
+                .where(ActionRecord.table_id == table_id, ActionRecord.idx >= start).order_by(ActionRecord.idx))]
+            return status, aware(finished_at) if finished_at else None, moves
+
+    def load_seats(self, table_id: str) -> tuple[str, list[SeatRow]]:
+        with self.sessions() as session:
+            status = session.scalar(select(GameTable.status).where(GameTable.id == table_id)) or OPEN
+            seats = session.scalars(select(Seat).where(Seat.table_id == table_id).order_by(Seat.seat)).all()
+            return status, [SeatRow(s.kind, s.bot_level, s.name, s.token_hash, s.account_id) for s in seats]
+
+    def take_seat(self, table_id: str, seat: int, name: str, token_hash: str, account_id: int | None) -> bool:
+        """Take ``seat`` if it is still an empty human seat; ``False`` when someone (anywhere) was first."""
+        with self.sessions.begin() as session:
+            result = session.execute(
+                update(Seat).where(Seat.table_id == table_id, Seat.seat == seat, Seat.kind == HUMAN,
+                                   Seat.token_hash.is_(None))
+                .values(name=name, token_hash=token_hash, account_id=account_id))
+            return bool(result.rowcount)  # type: ignore[attr-defined]
+
+    def seat_to_bot(self, table_id: str, seat: int, level: str) -> None:
+        with self.sessions.begin() as session:
+            session.execute(update(Seat).where(Seat.table_id == table_id, Seat.seat == seat)
+                            .values(kind=BOT, bot_level=level, token_hash=None, account_id=None))
+
+    def start_table(self, table_id: str, current_player: int | None) -> bool:
+        """Mark an open table running (once, whichever process sees it full first)."""
+        with self.sessions.begin() as session:
+            result = session.execute(update(GameTable).where(GameTable.id == table_id, GameTable.status == OPEN)
+                                     .values(status=RUNNING, current_player=current_player))
+            return bool(result.rowcount)  # type: ignore[attr-defined]
+
+    def append(self, session: Session, move: Move) -> None:
+        """Write one move in ``session`` (the writer's batch); ``IntegrityError`` if its number exists."""
+        now = datetime.now(UTC)
+        for offset, notation in enumerate(move.notations):
+            session.add(ActionRecord(table_id=move.table_id, idx=move.start + offset, seat=move.seat,
+                                     notation=notation, created_at=now))
+        try:
+            session.flush()  # the primary key (table, move number) is checked here
+        except IntegrityError:
+            raise Conflict(f"move {move.start} of table {move.table_id} exists") from None
+        values: dict[str, Any] = {"moves": move.start + len(move.notations), "current_player": move.current_player}
+        if move.finished is not None:
+            values.update(status=FINISHED, finished_at=now, scores=move.finished[0], winners=move.finished[1])
+        session.execute(update(GameTable).where(GameTable.id == move.table_id).values(**values))
+        if move.done_job is not None:
+            session.execute(delete(BotJob).where(BotJob.table_id == move.table_id, BotJob.version == move.done_job))
+        if move.next_bot is not None:
+            seat, level = move.next_bot
+            session.add(BotJob(table_id=move.table_id, version=move.start + len(move.notations), seat=seat,
+                               level=level, queued_at=now, attempts=0))
+            session.flush()
+
+    # --- bot jobs -----------------------------------------------------------------------------
+
+    def ensure_bot_job(self, table_id: str, version: int, seat: int, level: str) -> None:
+        """The job for the bot that must make move ``version``, unless it is queued already."""
+        try:
+            with self.sessions.begin() as session:
+                if session.get(BotJob, (table_id, version)) is not None:
+                    return
+                session.add(BotJob(table_id=table_id, version=version, seat=seat, level=level, attempts=0,
+                                   queued_at=datetime.now(UTC)))
+        except IntegrityError:  # queued meanwhile by another process
+            pass
+
+    def claim_bot_jobs(self, worker: str, limit: int, lease: float, delay: float = 0.0) -> list[BotJobRow]:
+        """Up to ``limit`` jobs queued at least ``delay`` seconds ago (the pause that lets people follow
+        a bot) that nobody holds, or whose holder's lease ran out, now leased to ``worker``."""
+        now = datetime.now(UTC)
+        with self.sessions.begin() as session:
+            due = (select(BotJob).where(BotJob.queued_at <= now - timedelta(seconds=delay),
+                                        or_(BotJob.lease_until.is_(None), BotJob.lease_until < now))
+                   .order_by(BotJob.queued_at).limit(limit).with_for_update(skip_locked=True))
+            jobs = session.scalars(due).all()
+            claimed: list[BotJobRow] = []
+            for job in jobs:
+                job.lease_until = now + timedelta(seconds=lease)
+                job.claimed_by = worker
+                job.attempts += 1
+                claimed.append(BotJobRow(job.table_id, job.version, job.seat, job.level, job.attempts))
+            return claimed
+
+    def renew_leases(self, worker: str, lease: float) -> None:
+        """Extend the leases of every job ``worker`` holds: it is alive and still thinking."""
+        with self.sessions.begin() as session:
+            session.execute(update(BotJob).where(BotJob.claimed_by == worker)
+                            .values(lease_until=datetime.now(UTC) + timedelta(seconds=lease)))
+
+    def release_bot_job(self, table_id: str, version: int) -> None:
+        """Give a job back to the queue at once (its attempt failed; the next claim counts another)."""
+        with self.sessions.begin() as session:
+            session.execute(update(BotJob).where(BotJob.table_id == table_id, BotJob.version == version)
+                            .values(claimed_by=None, lease_until=None))
+
+    def drop_bot_job(self, table_id: str, version: int) -> None:
+        with self.sessions.begin() as session:
+            session.execute(delete(BotJob).where(BotJob.table_id == table_id, BotJob.version == version))
+
+    def bot_jobs(self) -> list[BotJobRow]:
+        """Every queued job (for tests and operators)."""
+        with self.sessions() as session:
+            return [BotJobRow(j.table_id, j.version, j.seat, j.level, j.attempts)
+                    for j in session.scalars(select(BotJob).order_by(BotJob.queued_at))]
+
+    # --- the lobby ----------------------------------------------------------------------------
+
+    def list_tables(self, status: str | None, limit: int = 100) -> list[JSON]:
+        """Open and running tables newest first, then finished ones newest first: from the database,
+        so every process lists every table."""
+        result: list[JSON] = []
+        with self.sessions() as session:
+            if status in (None, OPEN, RUNNING):
+                wanted = (OPEN, RUNNING) if status is None else (status,)
+                rows = session.scalars(select(GameTable).where(GameTable.status.in_(wanted))
+                                       .order_by(GameTable.created_at.desc()).limit(limit)).all()
+                result += [summary_of_row(row) for row in rows]
+            if status in (None, FINISHED):
+                rows = session.scalars(select(GameTable).where(GameTable.status == FINISHED)
+                                       .order_by(GameTable.finished_at.desc()).limit(limit)).all()
+                result += [summary_of_row(row) for row in rows]
+        return result[:limit]
+
+    # --- accounts -----------------------------------------------------------------------------
+
+    def account_of_session(self, token_hash: str) -> tuple[int, str] | None:
+        with self.sessions() as session:
+            row = session.execute(select(Account.id, Account.name).join(
+                LoginSession, LoginSession.account_id == Account.id).where(LoginSession.token_hash == token_hash)
+            ).first()
+            return (row[0], row[1]) if row is not None else None
+
+    def find_account(self, name: str, key: str) -> tuple[int, str, str] | None:
+        """(id, name, password hash) of the account a login names: its exact name first (an account
+        made before name keys existed may have none), else its ``name_key``."""
+        with self.sessions() as session:
+            for condition in (Account.name == name, Account.name_key == key):
+                row = session.execute(select(Account.id, Account.name, Account.password_hash).where(condition)
+                                      ).first()
+                if row is not None:
+                    return row[0], row[1], row[2]
+            return None
+
+    def name_owner(self, key: str) -> int | None:
+        with self.sessions() as session:
+            return session.scalars(select(Account.id).where(Account.name_key == key)).first()
+
+    def register(self, name: str, key: str, password_hash: str) -> int:
+        """The new account's id; ``Conflict`` when the name (or its key) is taken, even meanwhile."""
+        try:
+            with self.sessions.begin() as session:
+                account = Account(name=name, name_key=key, password_hash=password_hash)
+                session.add(account)
+                session.flush()
+                return account.id
+        except IntegrityError:
+            raise Conflict(name) from None
+
+    def add_login(self, token_hash: str, account_id: int) -> None:
+        with self.sessions.begin() as session:
+            session.add(LoginSession(token_hash=token_hash, account_id=account_id))
+
+    def drop_login(self, token_hash: str) -> None:
+        with self.sessions.begin() as session:
+            session.execute(delete(LoginSession).where(LoginSession.token_hash == token_hash))
+
+    def count_moves(self, table_id: str) -> int:
+        with self.sessions() as session:
+            return session.scalar(select(func.count()).select_from(ActionRecord)
+                                  .where(and_(ActionRecord.table_id == table_id))) or 0
+
+
+def summary_of_row(row: GameTable) -> JSON:
+    """A table's lobby summary from its row alone (no game loaded); ``online`` is not known here."""
+    try:
+        title = load_game(row.game).title
+    except MeepleError:
+        title = row.game
+    over = row.status == FINISHED
+    return {
+        "id": row.id,
+        "game": row.game,
+        "title": title,
+        "players": row.players,
+        "options": dict(row.options),
+        "status": row.status,
+        "created_at": aware(row.created_at).isoformat(),
+        "finished_at": aware(row.finished_at).isoformat() if row.finished_at else None,
+        "current_player": None if over else row.current_player,
+        "actions": row.moves,
+        "seats": [
+            {"seat": s.seat, "kind": s.kind, "bot_level": s.bot_level, "name": s.name,
+             "taken": s.kind == BOT or s.token_hash is not None, "online": not over and s.kind == BOT}
+            for s in row.seats
+        ],
+        "scores": row.scores,
+        "winners": row.winners,
+    }

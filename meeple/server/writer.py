@@ -1,0 +1,112 @@
+"""Database writes off the event loop: one writer thread that commits queued writes in batches.
+
+The event loop hands a write (a function of a ``Session``) to ``DatabaseWriter.write`` and awaits
+it; the write is acknowledged only once its transaction has committed, so a move is broadcast only
+when it is durable. While one batch commits, the next writes queue up and are committed together:
+under load, many tables' moves share one commit (one fsync) instead of each paying its own, and the
+loop never waits for the database. A batch in which one write fails (a ``Conflict``: another process
+appended that move first) is rolled back and its writes are retried one transaction each, so one
+refused write never takes the others with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from sqlalchemy.orm import Session, sessionmaker
+
+log = logging.getLogger("meeple.server")
+
+T = TypeVar("T")
+MAX_BATCH = 128
+
+
+@dataclass
+class _Write:
+    work: Callable[[Session], Any]
+    future: asyncio.Future[Any]
+    loop: asyncio.AbstractEventLoop
+
+
+def _settle(item: _Write, result: Any = None, error: BaseException | None = None) -> None:
+    def settle() -> None:
+        if item.future.done():
+            return
+        if error is not None:
+            item.future.set_exception(error)
+        else:
+            item.future.set_result(result)
+
+    with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+        item.loop.call_soon_threadsafe(settle)
+
+
+class DatabaseWriter:
+    """A thread committing batches of writes; ``write`` returns once the write is durable."""
+
+    def __init__(self, sessions: sessionmaker[Session]) -> None:
+        self.sessions = sessions
+        self._queue: queue.SimpleQueue[_Write | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="meeple-db-writer", daemon=True)
+        self._thread.start()
+        self.batches = 0
+        self.writes = 0
+
+    async def write(self, work: Callable[[Session], T]) -> T:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._queue.put(_Write(work, future, loop))
+        return await future
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while len(batch) < MAX_BATCH:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    stop = True
+                    break
+                batch.append(item)
+            self._commit(batch)
+            if stop:
+                return
+
+    def _commit(self, batch: list[_Write]) -> None:
+        self.batches += 1
+        self.writes += len(batch)
+        if len(batch) > 1:
+            try:
+                with self.sessions.begin() as session:
+                    results = [item.work(session) for item in batch]
+            except Exception:  # one write failed: retry each alone, so only that one is refused
+                pass
+            else:
+                for item, result in zip(batch, results, strict=True):
+                    _settle(item, result)
+                return
+        for item in batch:
+            try:
+                with self.sessions.begin() as session:
+                    result = item.work(session)
+            except Exception as error:
+                _settle(item, error=error)
+            else:
+                _settle(item, result)
