@@ -1,0 +1,48 @@
+"""The research API: meeple's games for reinforcement learning and game theory (docs/research.md).
+
+Needs the optional extra: ``pip install 'meeple[research]'`` (numpy, gymnasium, pettingzoo, open-spiel).
+
+- ``action_table(game, players)``: the fixed, versioned index of every action, and legal-action masks;
+- ``encoder(game, players)``: a seat's ``Observation`` as a flat vector or a dict of arrays;
+- ``pettingzoo_env(game, players=N, **options)`` / ``parallel_env(...)``: PettingZoo environments;
+- ``gym_env(game, players=N, seat=0, opponents="easy")``: a Gymnasium environment against meeple bots;
+- ``import meeple.research.openspiel``: registers ``python_meeple_<game>`` with OpenSpiel.
+
+Every adapter observes through ``state.observation(seat)`` and the encoders only, so none can show a
+seat what it may not know.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import import_module
+
+from meeple.core.registry import load_game
+from meeple.research.encoding import Encoder, Field
+from meeple.research.outcome import outcome
+from meeple.research.tables import ActionTable, TableMismatch, action_table
+
+#: Game name -> "module:class" of its encoder.
+ENCODERS: dict[str, str] = {
+    "citadels": "meeple.research.encoders.citadels:CitadelsEncoder",
+    "burgundy": "meeple.research.encoders.burgundy:BurgundyEncoder",
+    "caylus": "meeple.research.encoders.caylus:CaylusEncoder",
+    "palais_royal": "meeple.research.encoders.palais_royal:PalaisRoyalEncoder",
+}
+
+
+@cache
+def encoder(game_name: str, players: int) -> Encoder:
+    """The observation encoder of a game at a player count (one shared instance)."""
+    load_game(game_name).check_players(players)
+    try:
+        module_name, class_name = ENCODERS[game_name].split(":")
+    except KeyError:
+        raise ValueError(f"no encoder for {game_name!r}; available: {', '.join(ENCODERS)}") from None
+    encoder_class: type[Encoder] = getattr(import_module(module_name), class_name)
+    return encoder_class(players)
+
+
+__all__ = [
+    "ENCODERS", "ActionTable", "Encoder", "Field", "TableMismatch", "action_table", "encoder", "outcome",
+]

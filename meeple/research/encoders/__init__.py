@@ -1,0 +1,1 @@
+"""One observation encoder per game (see ``meeple/research/encoding.py``)."""
