@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import import_module
+from typing import Any
 
 from meeple.core.registry import load_game
 from meeple.research.encoding import Encoder, Field
@@ -43,6 +44,40 @@ def encoder(game_name: str, players: int) -> Encoder:
     return encoder_class(players)
 
 
+def pettingzoo_env(game_name: str, players: int = 2, **options: Any) -> Any:
+    """A PettingZoo AEC environment (``meeple.research.pettingzoo.MeepleAECEnv``)."""
+    from meeple.research.pettingzoo import MeepleAECEnv
+
+    return MeepleAECEnv(game_name, players, **options)
+
+
+def parallel_env(game_name: str, players: int = 2, **options: Any) -> Any:
+    """The PettingZoo parallel form: every cycle each seat acts once (see docs/research.md)."""
+    from meeple.research.pettingzoo import parallel_env as make
+
+    return make(game_name, players, **options)
+
+
+def gym_env(game_name: str, players: int = 2, seat: int = 0, opponents: str = "easy", **options: Any) -> Any:
+    """A Gymnasium environment: ``seat`` learns, the other seats are meeple bots of level ``opponents``."""
+    from meeple.research.gym import MeepleGymEnv
+
+    return MeepleGymEnv(game_name, players, seat=seat, opponents=opponents, **options)
+
+
+def _register_gymnasium_ids() -> None:
+    """``gymnasium.make("meeple/<game>-v1", players=N, seat=0, opponents="easy")`` for every game."""
+    import gymnasium
+
+    for name in ENCODERS:
+        env_id = f"meeple/{name}-v1"
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point="meeple.research.gym:MeepleGymEnv", kwargs={"game_name": name})
+
+
+_register_gymnasium_ids()
+
 __all__ = [
-    "ENCODERS", "ActionTable", "Encoder", "Field", "TableMismatch", "action_table", "encoder", "outcome",
+    "ENCODERS", "ActionTable", "Encoder", "Field", "TableMismatch", "action_table", "encoder", "gym_env", "outcome",
+    "parallel_env", "pettingzoo_env",
 ]
