@@ -68,3 +68,13 @@ def test_beats_three_random_bots() -> None:
     more than 12 of 40 in practice); the heuristic wins about 99% of them (≥ 34 of 40 asked)."""
     wins = wins_against_random(lambda game: _new(4, 500 + game), HeuristicBot, games=40, players=4)
     assert wins >= 34
+
+
+def test_the_bot_values_districts_at_their_points_under_the_options() -> None:
+    """§3.2, D2: with a 5-gold Observatory the district scores 5, and the bot weighs it so."""
+    from meeple.bots.heuristics.citadels import _Info
+    from meeple.games.citadels.data import OBSERVATORY
+
+    for cost in (4, 5):
+        state = GAME.new_game(players=4, seed=3, options={"observatory_cost": cost})
+        assert _Info(state, 0).points[OBSERVATORY] == cost == state.rules.points[OBSERVATORY]

@@ -73,7 +73,6 @@ from meeple.games.citadels.data import (
     ASSASSIN,
     BISHOP,
     CHARACTER_TAX,
-    DISTRICT_POINTS,
     DISTRICT_TYPE,
     DRAGON_GATE,
     GRAVEYARD,
@@ -123,13 +122,14 @@ TAX_TYPE_OF: dict[int, int] = {KING: NOBLE, BISHOP: RELIGIOUS, MERCHANT: TRADE, 
 class _Info:
     """The public facts of one decision, gathered once (seat-safe reads only)."""
 
-    __slots__ = ("cap", "cities", "cost", "gold", "hand", "hand_counts", "me", "n", "threat", "types")
+    __slots__ = ("cap", "cities", "cost", "gold", "hand", "hand_counts", "me", "n", "points", "threat", "types")
 
     def __init__(self, st: CitadelsState, me: int) -> None:
         self.me = me
         self.n = st.players
         self.cap = st.rules.cap
         self.cost = st.rules.cost
+        self.points = st.rules.points  # under the options: a 5-gold Observatory scores 5
         self.gold = st.gold
         self.cities = st.cities
         self.hand = st.hands[me]  # our own hand only
@@ -139,7 +139,7 @@ class _Info:
         threat = []
         for s in range(self.n):
             city = st.cities[s]
-            pts = sum(DISTRICT_POINTS[d] for d in city)
+            pts = sum(self.points[d] for d in city)
             size = len(city)
             t = pts + 1.5 * size + 0.3 * st.gold[s] + 0.3 * self.hand_counts[s]
             if size >= self.cap - 1:
@@ -203,7 +203,7 @@ class HeuristicBot:
             return REDRAW_DONE
         if phase == P_GRAVE:
             card = st.grave_card
-            if card not in info.hand and not (st.masks[me] >> card) & 1 and DISTRICT_POINTS[card] >= 2 \
+            if card not in info.hand and not (st.masks[me] >> card) & 1 and info.points[card] >= 2 \
                     and info.gold[me] >= 2:
                 return GRAVE_TAKE
             return GRAVE_PASS
@@ -242,7 +242,7 @@ class HeuristicBot:
         city = info.cities[me]
         if d in city:
             return -5.0
-        v = float(DISTRICT_POINTS[d])
+        v = float(info.points[d])
         t = DISTRICT_TYPE[d]
         if d == HAUNTED_QUARTER:
             v += 1.0
@@ -463,7 +463,7 @@ class HeuristicBot:
         if len(info.cities[me]) + 1 < info.cap:
             return True
         scores = st.scores()
-        mine = scores[me] + DISTRICT_POINTS[d] + (4 if st.first_complete < 0 else 2)
+        mine = scores[me] + info.points[d] + (4 if st.first_complete < 0 else 2)
         if (info.types[me] | 1 << DISTRICT_TYPE[d]) == 31 and info.types[me] != 31:
             mine += 3
         best_other = max(scores[s] for s in range(info.n) if s != me)
@@ -547,7 +547,7 @@ class HeuristicBot:
             danger = info.danger(target)
             if danger < 1.0 and price > 0:
                 continue
-            v = (DISTRICT_POINTS[card] * 0.5 + (4.0 if size >= info.cap - 1 else 0.0)) * danger
+            v = (info.points[card] * 0.5 + (4.0 if size >= info.cap - 1 else 0.0)) * danger
             v -= price * 1.1
             if gold - price < 2 and size < info.cap - 1:
                 v -= 2.0
