@@ -21,13 +21,14 @@ def _text(view: dict[str, Any], seat: int | None) -> str:
 def test_renderer_shows_estates_depots_and_the_decision() -> None:
     state = new(players=3, preset="variant_secret")
     text = _text(state.view(1), 1)
-    assert "no board chosen yet" in text and "Decision" in text
+    assert "Seat 2 · board ?" in text and "Now" in text and "chooses an estate board" in text
     rng = Rng(4)
     for steps in (10, 200):
         for _ in range(steps):
             state.apply(rng.choice(state.legal_actions()))
         text = _text(state.view(0), 0)
-        assert "Main board" in text and "Seat 2" in text and "black" in text
+        assert "Main board" in text and "Seat 2" in text and "Black depot" in text
     while not state.is_over:
         state.apply(rng.choice(state.legal_actions()))
-    assert "Game over" in _text(state.view(None), None)
+    final = _text(state.view(None), None)
+    assert "The game is over." in final and "Winner" in final

@@ -27,7 +27,8 @@ def test_render_view_draws_every_stage(players: int) -> None:
         state.apply(rng.choice(state.legal_actions()))
         step += 1
     text = console.export_text()
-    assert "Castle" in text and "Road" in text and "Royal favours" in text and "winners" in text
+    assert "Castle" in text and "The road" in text and "Royal favours" in text and "Final scores" in text
+    assert "winner: Seat" in text or "winners: Seat" in text
 
 
 def test_stats_report_turns_and_buildings() -> None:
