@@ -310,22 +310,89 @@ def serve(
         "--allowed-origin",
         help="Another origin whose pages may play here, e.g. https://games.example.org behind a proxy that "
              "rewrites Host (repeatable; env MEEPLE_ALLOWED_ORIGINS, comma-separated).")] = None,
+    workers: Annotated[int, typer.Option(
+        min=1, help="Server processes on this port (uvicorn workers); more than one needs PostgreSQL and "
+                    "--redis-url.")] = 1,
+    redis_url: Annotated[str | None, typer.Option(
+        "--redis-url", envvar="MEEPLE_REDIS_URL",
+        help="Redis that carries table updates between processes (several workers or hosts).")] = None,
+    bot_processes: Annotated[int | None, typer.Option(
+        envvar="MEEPLE_BOT_PROCESSES", min=0,
+        help="Worker processes the bots of each server process think in (default: the cores shared among "
+             "the workers; 0: threads).")] = None,
+    bots: Annotated[bool, typer.Option(
+        "--bots/--no-bots", help="Play bot moves in these processes (--no-bots: leave them to `meeple bots`).")] = True,
 ) -> None:
     """Serve the web platform: lobby, tables, bots, replays (migrations are applied at start)."""
+    import os
+
     import uvicorn
 
     from meeple.server.app import create_app
     from meeple.server.config import Settings
+    from meeple.server.db import make_engine, migrate
     from meeple.server.limits import MAX_MESSAGE_CHARS
 
+    if bot_processes is None:
+        bot_processes = max(1, (os.cpu_count() or 1) // workers)
     try:
-        settings = Settings.from_env(database_url=database_url, bot_delay=bot_delay, allowed_origins=allowed_origin)
+        settings = Settings.from_env(database_url=database_url, bot_delay=bot_delay, allowed_origins=allowed_origin,
+                                     redis_url=redis_url, run_bots=bots, bot_processes=bot_processes)
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
-    console.print(f"meeple serving on [bold]http://{host}:{port}[/] — database {_safe_url(settings.database_url)}")
+    if workers > 1 and settings.database_url.startswith("sqlite"):
+        raise typer.BadParameter("several workers share one database, and SQLite is one process's: give a "
+                                 "PostgreSQL --database-url (or serve with one worker)", param_hint="--workers")
+    if workers > 1 and not settings.redis_url:
+        raise typer.BadParameter("several workers tell each other of moves over Redis: give --redis-url",
+                                 param_hint="--workers")
+    console.print(f"meeple serving on [bold]http://{host}:{port}[/] — database {_safe_url(settings.database_url)}"
+                  + (f", {workers} workers" if workers > 1 else ""))
     # A WebSocket frame larger than any valid message is refused by uvicorn itself (close code 1009)
     # before it is buffered whole: the app reads at most MAX_MESSAGE_CHARS characters of UTF-8.
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="info", ws_max_size=4 * MAX_MESSAGE_CHARS)
+    if workers == 1:
+        uvicorn.run(create_app(settings), host=host, port=port, log_level="info", ws_max_size=4 * MAX_MESSAGE_CHARS)
+        return
+    engine = make_engine(settings.database_url)
+    migrate(engine)  # once, before the workers start (each then finds the schema at head)
+    engine.dispose()
+    os.environ.update({
+        "MEEPLE_DATABASE_URL": settings.database_url, "MEEPLE_BOT_DELAY": str(settings.bot_delay),
+        "MEEPLE_ALLOWED_ORIGINS": ",".join(settings.allowed_origins), "MEEPLE_REDIS_URL": settings.redis_url or "",
+        "MEEPLE_RUN_BOTS": "1" if bots else "0", "MEEPLE_BOT_PROCESSES": str(settings.bot_processes),
+        "MEEPLE_MAX_BODY_BYTES": str(settings.max_body_bytes),
+    })
+    uvicorn.run("meeple.server.app:app_from_env", factory=True, workers=workers, host=host, port=port,
+                log_level="info", ws_max_size=4 * MAX_MESSAGE_CHARS)
+
+
+@app.command("bots")
+def bots_command(
+    database_url: Annotated[str | None, typer.Option(
+        "--database-url", envvar="MEEPLE_DATABASE_URL", help="The site's database (as given to serve).")] = None,
+    redis_url: Annotated[str | None, typer.Option(
+        "--redis-url", envvar="MEEPLE_REDIS_URL", help="The site's Redis (as given to serve).")] = None,
+    processes: Annotated[int, typer.Option(
+        envvar="MEEPLE_BOT_PROCESSES", min=0, help="Processes the bots think in (default: one per core).")] = 0,
+    bot_delay: Annotated[float | None, typer.Option(
+        help="Seconds a bot waits before moving (env MEEPLE_BOT_DELAY; default 0.8).")] = None,
+) -> None:
+    """Run a standalone bot worker: claims the site's bot jobs and plays them (serve --no-bots leaves
+    them all to such workers)."""
+    import asyncio
+    import os
+
+    from meeple.server.config import Settings
+    from meeple.server.worker import run_bot_worker
+
+    try:
+        settings = Settings.from_env(database_url=database_url, bot_delay=bot_delay, redis_url=redis_url,
+                                     bot_processes=processes or (os.cpu_count() or 1))
+        console.print(f"meeple bots: database {_safe_url(settings.database_url)}, "
+                      f"{settings.bot_processes} processes")
+        asyncio.run(run_bot_worker(settings))
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
 
 
 def _safe_url(url: str) -> str:

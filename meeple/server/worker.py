@@ -1,0 +1,45 @@
+"""``meeple bots``: a standalone bot worker. It claims bot jobs from the database's queue, has the
+bots think in its worker processes and plays their moves; the web processes hear of them over Redis.
+Start as many as the bots need, on any host that reaches the database and Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+
+from meeple.server.botrunner import BotRunner
+from meeple.server.config import Settings
+from meeple.server.db import make_engine, migrate
+from meeple.server.hub import RedisHub
+from meeple.server.runtime import TableRuntime
+from meeple.server.store import Store
+from meeple.server.writer import DatabaseWriter
+
+
+async def run_bot_worker(settings: Settings, stop: asyncio.Event | None = None) -> None:
+    """Play bot jobs until ``stop`` is set (or SIGINT/SIGTERM)."""
+    if not settings.redis_url:
+        raise ValueError("a bot worker tells the web processes of its moves over Redis: give --redis-url")
+    engine = make_engine(settings.database_url)
+    migrate(engine)
+    store = Store(engine)
+    writer = DatabaseWriter(store.sessions)
+    hub = RedisHub(settings.redis_url)
+    runtime = TableRuntime(store, writer, hub, settings.bot_delay)
+    runner = BotRunner(runtime, store, processes=settings.bot_processes, lease=settings.bot_lease,
+                       delay=settings.bot_delay)
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signum, stop.set)
+    await hub.start()
+    await runner.start()
+    try:
+        await stop.wait()
+    finally:
+        await runner.stop()
+        await hub.stop()
+        writer.close()
+        engine.dispose()
