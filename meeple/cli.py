@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     Progress,
@@ -18,6 +19,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.table import Table
+from typer.core import TyperCommand
 
 from meeple.bots import BOT_KINDS, level_name, make_bot
 from meeple.bots.heuristics import has_heuristic
@@ -245,35 +247,64 @@ def _pace(games: int, seconds: float) -> str:
     return f"{seconds / games:.1f} s per game ({seconds / 60:.1f} min in all)"
 
 
-@app.command()
+class _RayAddressOptional(TyperCommand):
+    """``--ray`` may stand alone (a local Ray instance): it takes the next word as its address only when
+    that is ``auto``, ``local`` or has a colon (``HOST:PORT``, ``ray://HOST:PORT``)."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        from meeple.tournament import LOCAL_RAY
+
+        given = list(args)
+        for i in reversed(range(len(given))):
+            following = given[i + 1] if i + 1 < len(given) else ""
+            if given[i] == "--ray" and not (following in ("auto", LOCAL_RAY) or ":" in following):
+                given.insert(i + 1, LOCAL_RAY)
+        return super().parse_args(ctx, given)
+
+
+@app.command(cls=_RayAddressOptional)
 def tournament(
     game: Annotated[str, typer.Argument(help="Game name, e.g. citadels.")],
     bots: BotsArg,
     players: PlayersArg = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed+i.")] = 1,
-    workers: Annotated[int | None, typer.Option(help="Worker processes (default: every core).")] = None,
+    workers: Annotated[int | None, typer.Option(
+        help="Worker processes (default: every core); with --ray, games at once (default: every CPU).")] = None,
     option: OptionArg = None,
     preset: PresetArg = None,
     out: Annotated[Path | None, typer.Option(help="Write summary.json and games.csv into this folder.")] = None,
+    ray: Annotated[str | None, typer.Option(
+        "--ray", metavar="[ADDRESS]",
+        help="Play on Ray (pip install 'meeple\\[ray]'): alone, a Ray instance on this machine for the run; auto, "
+             "the cluster this machine joined; HOST:PORT or ray://HOST:PORT, that cluster. Same results.")] = None,
 ) -> None:
     """Bots against bots with seats rotated: win shares with 95% intervals, mean scores, ratings.
     Ctrl-C stops at once and reports the games that finished."""
-    from meeple.tournament import run_tournament
+    from meeple.tournament import RayUnavailable, require_ray, run_tournament
 
     chosen = _game(game)
     count = _player_count(players, bots)
     levels = _levels(game, bots, count)
     chosen_options = _parse_options(option, preset)
     _new_game(chosen, count, seed, chosen_options)  # validates the lineup size and options up front
+    if ray is not None:
+        try:
+            require_ray()
+        except RayUnavailable as error:
+            raise typer.BadParameter(str(error), param_hint="--ray") from None
     try:
         with _progress() as progress:
             task = progress.add_task(f"{chosen.title}: {' vs '.join(levels)}", total=games, finished=0,
                                      decisions=0)
             result = run_tournament(game, levels, games, seed=seed, options=chosen_options, workers=workers,
-                                    on_progress=_on_progress(progress, task))
+                                    on_progress=_on_progress(progress, task), ray_address=ray,
+                                    on_ready=console.print)
     except KeyboardInterrupt:  # before the first game began or after the last one
         result = None
+    except RayUnavailable as error:
+        console.print(f"[red]error[/]: {escape(str(error))}")
+        raise typer.Exit(1) from None
     if result is None or result.interrupted:
         _interrupted(0 if result is None else len(result.records), games)
     if result is None or not result.records:
@@ -287,7 +318,11 @@ def tournament(
                       f"{entry.win_share:.1%} ({low:.1%}–{high:.1%})", f"{entry.mean_score:.2f}",
                       f"{entry.mu:.1f}", f"{entry.sigma:.1f}")
     console.print(table)
-    console.print(_pace(played, result.seconds))
+    if result.runner == "ray":  # the pace of the games themselves, then what reaching Ray cost
+        console.print(f"{_pace(played, result.seconds - result.startup_seconds)}, after "
+                      f"{result.startup_seconds:.1f} s to start or reach Ray")
+    else:
+        console.print(_pace(played, result.seconds))
     if out is not None:
         summary, csv_file = result.write(out)
         console.print(f"results written to {summary} and {csv_file}")

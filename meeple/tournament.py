@@ -8,19 +8,29 @@ package, fed with each game's finishing order (winners first, then by score).
 
 Ctrl-C stops a tournament at once: the worker processes ignore it and are ended by the main process,
 which keeps the games that finished (``interrupted`` is then true) and rates those.
+
+With ``ray_address`` the games run as tasks on a Ray cluster instead (Ray is an optional dependency:
+``pip install 'meeple[ray]'``). Every game still depends on its index and seed only, so the records and
+the table are the same as with the local pool, game for game; see ``docs/tournaments.md``.
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
+import importlib.util
 import json
+import logging
 import math
 import multiprocessing
 import os
 import signal
+import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -148,12 +158,14 @@ class TournamentResult:
     records: list[GameRecord] = field(default_factory=list)
     seconds: float = 0.0
     interrupted: bool = False
+    runner: str = "processes"  # or "ray"
+    startup_seconds: float = 0.0  # of ``seconds``: starting or reaching the Ray cluster
 
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game, "players": len(self.kinds), "bots": self.kinds, "seed": self.seed,
             "options": self.options, "games": len(self.records), "interrupted": self.interrupted,
-            "seconds": self.seconds,
+            "seconds": self.seconds, "runner": self.runner, "startup_seconds": self.startup_seconds,
             "mean_actions": sum(r.actions for r in self.records) / max(len(self.records), 1),
             "entries": [entry.to_json() for entry in self.entries],
         }
@@ -185,24 +197,36 @@ def run_tournament(
     options: Mapping[str, Any] | None = None,
     workers: int | None = None,
     on_progress: ProgressCallback | None = None,
+    ray_address: str | None = None,
+    on_ready: Callable[[str], None] | None = None,
 ) -> TournamentResult:
     """Play ``games`` games (seeds ``seed + i``), in ``workers`` processes (default: every core).
     ``on_progress(games_done, decisions)`` hears how far it is, also during long games; Ctrl-C stops
-    early with the finished games."""
+    early with the finished games.
+
+    ``ray_address`` plays them on Ray instead: ``LOCAL_RAY`` starts a Ray instance on this machine for the
+    run (``workers`` CPUs, default every core) and stops it after; ``"auto"``, ``"HOST:PORT"`` or
+    ``"ray://HOST:PORT"`` join an existing cluster (``workers`` then caps the games played at once). A Ray
+    already initialised in this process is used as it is; ``on_ready`` hears, once, a line on the cluster
+    the games are about to run on. Raises ``RayUnavailable`` when Ray is not installed or the cluster
+    cannot be reached."""
     game = load_game(game_name)
     game.check_players(len(kinds))
     names = entry_names(list(kinds))
     entries = [EntryResult(name, kind) for name, kind in zip(names, kinds, strict=True)]
     result = TournamentResult(game_name, list(kinds), seed, dict(options or {}), entries)
-    workers = min(workers or os.cpu_count() or 1, games)
+    processes = min(workers or os.cpu_count() or 1, games)
     started = time.perf_counter()
     # Made one by one as the games start, so that a million-game run starts at once.
     jobs = ((game_name, list(kinds), i, seed + i, dict(options or {})) for i in range(games))
     try:
-        if workers <= 1:
+        if ray_address is not None:
+            result.runner = "ray"
+            _play_on_ray(ray_address, jobs, games, workers, result, on_progress, on_ready)
+        elif processes <= 1:
             _play_here(jobs, result, on_progress)
         else:
-            _play_in_workers(jobs, games, workers, result, on_progress)
+            _play_in_workers(jobs, games, processes, result, on_progress)
     except KeyboardInterrupt:
         result.interrupted = True
     result.seconds = time.perf_counter() - started
@@ -281,6 +305,217 @@ def _play_in_workers(jobs: Iterable[Job], games: int, workers: int, result: Tour
     finally:
         pool.terminate()
         pool.join()
+
+
+# --- Ray ---------------------------------------------------------------------------------------------
+
+#: ``ray_address`` (and ``--ray`` without an address): a Ray instance started on this machine for the run.
+LOCAL_RAY = "local"
+RAY_INSTALL = "pip install 'meeple[ray]'"
+#: How long (seconds) one Ray task should play: long enough that scheduling costs nothing next to the
+#: games, short enough that Ctrl-C loses little and the cluster's CPUs finish together.
+RAY_TASK_SECONDS = 0.25
+
+
+class RayUnavailable(RuntimeError):
+    """Ray is not installed, or the Ray cluster could not be started or reached."""
+
+
+def require_ray() -> None:
+    """Raise ``RayUnavailable`` (saying how to install it) unless Ray can be imported; imports nothing."""
+    if importlib.util.find_spec("ray") is None:
+        raise RayUnavailable(f"Ray is not installed here; install it with {RAY_INSTALL}")
+
+
+@cache
+def code_fingerprint() -> str:
+    """A hash of the code and data that decide a game's result (engines, bots, this runner): two machines
+    with the same fingerprint play every seed alike."""
+    root = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    paths = [root / "simulate.py", root / "tournament.py"]
+    for folder in ("core", "games", "bots"):  # the modules and the games' data files, as a wheel installs them
+        paths += [path for path in (root / folder).rglob("*")
+                  if path.is_file() and (path.suffix == ".py" or path.parent.name == "data")]
+    for path in sorted(paths, key=lambda p: p.relative_to(root).as_posix()):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+class _DecisionTally:
+    """A Ray actor adding up the decisions that the tasks report, for the progress bar."""
+
+    def __init__(self) -> None:
+        self.total = 0
+
+    def add(self, count: int) -> None:
+        self.total += count
+
+    def read(self) -> int:
+        return self.total
+
+
+class _RayDecisionCounter:
+    """In a Ray task: sends its decisions to the tally every ``PROGRESS_EVERY`` seconds, not one by one."""
+
+    def __init__(self, tally: Any) -> None:
+        self.tally = tally
+        self.unreported = 0
+        self.next_report = time.monotonic() + PROGRESS_EVERY
+
+    def __call__(self, played: int) -> None:
+        self.unreported += 1
+        if time.monotonic() >= self.next_report:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.unreported:
+            self.tally.add.remote(self.unreported)
+        self.unreported = 0
+        self.next_report = time.monotonic() + PROGRESS_EVERY
+
+
+def _play_ray_chunk(jobs: list[Job], tally: Any, fingerprint: str | None) -> list[GameRecord]:
+    """A Ray task: consecutive games of the tournament, each played exactly as in a local worker."""
+    if fingerprint is not None and fingerprint != code_fingerprint():
+        import socket
+
+        raise RayUnavailable(f"meeple on {socket.gethostname()} is not the code that started the tournament "
+                           f"(fingerprint {code_fingerprint()}, expected {fingerprint}): install the same "
+                           "meeple on every node, so that every seed plays alike")
+    counter = _RayDecisionCounter(tally)
+    records = [play_tournament_game(*job, on_action=counter) for job in jobs]
+    counter.flush()
+    return records
+
+
+@contextmanager
+def _environment(values: Mapping[str, str]) -> Iterator[None]:
+    """Environment variables set (unless already set) for the duration of the block."""
+    added = [name for name in values if name not in os.environ]
+    for name in added:
+        os.environ[name] = values[name]
+    try:
+        yield
+    finally:
+        for name in added:
+            os.environ.pop(name, None)
+
+
+@contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Ctrl-C waits while Ray is cleaned up (a second press must not leave Ray half stopped)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _connect_ray(address: str, workers: int | None) -> tuple[Any, bool]:
+    """Import Ray and start or join the cluster; returns the module and whether this call started Ray
+    (and so must shut it down)."""
+    require_ray()
+    local = address == LOCAL_RAY
+    # A local instance: on the loopback interface only, no usage reports, token authentication without
+    # the notice about it. These are read by Ray's own processes, so they must be set before it starts.
+    quiet = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_USAGE_STATS_ENABLED": "0",
+             "RAY_AUTH_MODE": "token"} if local else {"RAY_USAGE_STATS_ENABLED": "0"}
+    with _environment(quiet):
+        import ray
+
+        if ray.is_initialized():
+            return ray, False
+        settings: dict[str, Any] = {"include_dashboard": False, "logging_level": logging.WARNING,
+                                    "log_to_driver": False}
+        if local:
+            settings["num_cpus"] = workers or os.cpu_count() or 1
+        try:
+            ray.init(address=address, **settings)
+        except ModuleNotFoundError as error:  # ray:// needs the Ray Client's gRPC
+            raise RayUnavailable(f"{address} needs the Ray Client: pip install 'ray[client]' ({error})") from None
+        except (ConnectionError, RuntimeError, ValueError, TimeoutError) as error:
+            if local:
+                raise RayUnavailable(f"could not start a local Ray instance: {error}") from None
+            raise RayUnavailable(f"could not reach the Ray cluster at {address}: {error} (is it up? A cluster with "
+                                 "token authentication also wants RAY_AUTH_MODE=token and its token here: see "
+                                 "docs/tournaments.md)") from None
+    return ray, True
+
+
+def _play_on_ray(address: str, jobs: Iterator[Job], games: int, workers: int | None, result: TournamentResult,
+                 on_progress: ProgressCallback | None, on_ready: Callable[[str], None] | None = None) -> None:
+    """Games as Ray tasks, a few in flight per CPU of the cluster; the main process waits in short steps
+    to report progress, and cancels the tasks (and stops a Ray it started) when it is interrupted."""
+    started = time.perf_counter()
+    ray, owned = _connect_ray(address, workers)
+    pending: dict[Any, int] = {}  # task -> games in it
+    tally: Any = None
+    try:
+        play = ray.remote(num_cpus=1)(_play_ray_chunk)
+        tally = ray.remote(num_cpus=0)(_DecisionTally).remote()
+        fingerprint = None if address == LOCAL_RAY and owned else code_fingerprint()
+        result.startup_seconds = time.perf_counter() - started
+        if on_ready is not None:
+            on_ready(_describe_ray(ray, address, owned, result.startup_seconds))
+        submitted = finished_decisions = decisions = 0
+        chunk, cpus, cpus_checked = 1, 1, 0.0
+        reading: Any = None
+        while len(result.records) < games:
+            if time.monotonic() - cpus_checked > 2.0:  # nodes may join or leave during a long run
+                cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+                cpus = min(cpus, workers) if workers else cpus
+                cpus_checked = time.monotonic()
+            while len(pending) < 2 * cpus and submitted < games:
+                size = max(1, min(chunk, -(-(games - submitted) // (2 * cpus))))
+                batch = [next(jobs) for _ in range(size)]
+                pending[play.remote(batch, tally, fingerprint)] = size
+                submitted += size
+            ready, _ = ray.wait(list(pending), num_returns=1, timeout=PROGRESS_EVERY)
+            for ref in ready:
+                del pending[ref]
+                try:
+                    played = ray.get(ref)
+                except RayUnavailable as error:  # a node with other code: Ray wraps what the task raised
+                    raise RayUnavailable(str(getattr(error, "cause", error))) from None
+                for record in played:
+                    result.records.append(record)
+                    finished_decisions += record.decisions
+            if ready and result.records:
+                seconds = sum(r.seconds for r in result.records[-50:]) / len(result.records[-50:])
+                chunk = max(1, min(1000, int(RAY_TASK_SECONDS / max(seconds, 1e-6))))
+            if reading is None:
+                reading = tally.read.remote()
+            elif ray.wait([reading], timeout=0)[0]:
+                decisions = max(decisions, ray.get(reading))
+                reading = None
+            if on_progress is not None:
+                done, running = len(result.records), sum(pending.values())
+                shown = max(decisions, finished_decisions)
+                on_progress(games_done(done, finished_decisions, shown, running), shown)
+        if on_progress is not None:
+            on_progress(float(len(result.records)), finished_decisions)
+    finally:
+        with _ctrl_c_held():
+            with suppress(Exception):  # best effort: a task may have ended meanwhile, a node gone
+                for ref in pending:
+                    ray.cancel(ref, force=True)
+                if tally is not None:
+                    ray.kill(tally)
+            if owned:
+                ray.shutdown()
+
+
+def _describe_ray(ray: Any, address: str, owned: bool, seconds: float) -> str:
+    cpus = int(ray.cluster_resources().get("CPU", 0))
+    if address == LOCAL_RAY and owned:
+        return f"Ray: a local instance for this run, {cpus} CPUs, ready in {seconds:.1f} s"
+    nodes = sum(1 for node in ray.nodes() if node.get("Alive"))
+    where = "the Ray cluster this process had joined" if not owned else f"the Ray cluster at {address}"
+    return f"Ray: {where}, {nodes} node{'s' * (nodes != 1)}, {cpus} CPUs, ready in {seconds:.1f} s"
 
 
 def _tally(result: TournamentResult) -> None:
