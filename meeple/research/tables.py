@@ -77,6 +77,9 @@ class ActionTable:
     def size(self) -> int:
         return len(self.notations)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> ActionTable:
+        return self  # fixed once built (the action cache only grows with the same facts)
+
     def index_of(self, action: Any) -> int:
         """The index of an action (or notation); ``KeyError`` if the table has no such action."""
         found = self._by_action.get(action)
