@@ -87,7 +87,11 @@ class MeepleGymEnv(gymnasium.Env[Vector, np.int64]):
         return self._observation(), reward, over, False, self._info()
 
     def action_masks(self) -> Mask:
-        """The legal actions as a 0/1 vector (what MaskablePPO asks the environment for)."""
+        """The learner's legal actions as a 0/1 vector (what MaskablePPO asks the environment for); all 0
+        when it is not the learner's decision (the game is over), since another seat's choices could
+        show what the learner may not see."""
+        if self.driver.state.current_player != self.seat:
+            return np.zeros(self.driver.table.size, np.int8)
         return self.driver.mask()
 
     def render(self) -> str | None:
@@ -106,7 +110,7 @@ class MeepleGymEnv(gymnasium.Env[Vector, np.int64]):
         return self.driver.observe(self.seat)
 
     def _info(self, illegal: bool = False) -> dict[str, Any]:
-        info: dict[str, Any] = {"action_mask": self.driver.mask()}
+        info: dict[str, Any] = {"action_mask": self.action_masks()}
         if illegal:
             info["illegal_action"] = True
         return info
