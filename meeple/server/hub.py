@@ -31,7 +31,7 @@ from meeple.core.contract import JSON
 
 log = logging.getLogger("meeple.server")
 
-RECENT = 32
+RECENT = 8
 SPECTATOR = "spectator"
 
 

@@ -239,7 +239,7 @@ def test_one_tables_clients_spread_over_two_processes_each_see_every_move_in_ord
     clients = [SeatClient([[a.url, b.url][seat % 2]], table_id, token, rng) for seat, token in enumerate(tokens)]
     spectators = [SeatClient([url], table_id, None, rng) for url in (a.url, b.url)]
     target = 40
-    play(clients + spectators, target, 25)
+    play(clients + spectators, target, 40)
     moves = stored_moves(site, table_id)
     assert len(moves) >= target and [idx for idx, _ in moves] == list(range(len(moves)))
     for client in clients + spectators:
@@ -262,10 +262,10 @@ def test_a_process_killed_mid_game_loses_nothing_and_applies_nothing_twice(
     # seats 0 and 2 play through A (then fail over to B), 1 and 3 through B
     clients = [SeatClient([a.url, b.url] if seat % 2 == 0 else [b.url], table_id, token, rng)
                for seat, token in enumerate(tokens)]
-    play(clients, 20, 15)
+    play(clients, 20, 30)
     assert all(c.state is not None and c.state["version"] >= 20 for c in clients)
     a.kill()
-    play(clients, 45, 25)
+    play(clients, 45, 40)
     moves = stored_moves(site, table_id)
     assert [idx for idx, _ in moves] == list(range(len(moves))) and len(moves) >= 45
     final = httpx.get(f"{b.url}/api/tables/{table_id}", headers={"X-Meeple-Token": tokens[0]}).json()

@@ -71,3 +71,14 @@ def _oversized_frame_close_code(port: int) -> int | None:
                 return closed.rcvd.code if closed.rcvd else None
 
     return asyncio.run(probe())
+
+
+def test_several_workers_refuse_sqlite_and_a_missing_redis_clearly(tmp_path: Path) -> None:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("MEEPLE_")}
+    env.update(XDG_DATA_HOME=str(tmp_path / "data"), PYTHONPATH=str(ROOT), COLUMNS="200")
+    for extra, words in (([], "SQLite is one process's"),
+                         (["--database-url", "postgresql+psycopg://u:p@127.0.0.1:1/x"], "--redis-url")):
+        done = subprocess.run([sys.executable, "-m", "meeple.cli", "serve", "--workers", "2", *extra],
+                              env=env, capture_output=True, text=True, timeout=60)
+        assert done.returncode != 0 and words in done.stderr + done.stdout, done.stderr
+    assert not (tmp_path / "data").exists() or not any((tmp_path / "data").rglob("*.sqlite3"))
