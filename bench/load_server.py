@@ -46,6 +46,7 @@ import os
 import random
 import re
 import resource
+import shutil
 import signal
 import socket
 import subprocess
@@ -158,7 +159,9 @@ class Seat:
     def url(self) -> str:
         parts = urlsplit(self.server)
         scheme = "wss" if parts.scheme == "https" else "ws"
-        return f"{scheme}://{parts.netloc}/ws/tables/{self.table.id}?token={self.token}"
+        # on a reconnection, the version it has: a server that knows ?version= sends only what it missed
+        since = f"&version={self.version}" if self.version >= 0 else ""
+        return f"{scheme}://{parts.netloc}/ws/tables/{self.table.id}?token={self.token}{since}"
 
 
 class Table:
@@ -672,7 +675,7 @@ def serve_help() -> str:
 
 def start_servers(args: argparse.Namespace, database_url: str, tmp: Path) -> list[Server]:
     extra: list[str] = list(args.serve_arg or [])
-    if args.processes > 1:
+    if args.redis:
         help_text = serve_help()
         option = next((o for o in ("--redis-url", "--redis") if re.search(rf"{o}\b", help_text)), None)
         if option is None:
@@ -682,7 +685,8 @@ def start_servers(args: argparse.Namespace, database_url: str, tmp: Path) -> lis
     servers: list[Server] = []
     env = {key: value for key, value in os.environ.items() if not key.startswith("MEEPLE_")}
     env.update(PYTHONPATH=str(ROOT), XDG_DATA_HOME=str(tmp / "data"))
-    for number in range(args.processes):
+
+    def start(number: int) -> Server:
         port = free_port()
         log = tmp / f"server{number}.log"
         command = [sys.executable, "-m", "meeple.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
@@ -690,14 +694,42 @@ def start_servers(args: argparse.Namespace, database_url: str, tmp: Path) -> lis
         with log.open("wb") as out:
             process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
                                        stdin=subprocess.DEVNULL)
-        servers.append(Server(f"http://127.0.0.1:{port}", process.pid, process, log))
+        server = Server(f"http://127.0.0.1:{port}", process.pid, process, log)
+        servers.append(server)
+        return server
+
     try:
-        for server in servers:
+        # The first one alone: it migrates a new database, which several processes starting at once would
+        # each try (and all but one fail); then the others together.
+        wait_until_up(start(0), args.start_timeout)
+        for server in [start(number) for number in range(1, args.processes)]:
             wait_until_up(server, args.start_timeout)
     except BaseException:
         stop_servers(servers)
         raise
     return servers
+
+
+def start_redis(tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """``--redis auto``: a private redis-server on a free loopback port, without persistence, for this run."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise SystemExit("load_server: --redis auto needs redis-server (Debian: apt-get install redis-server)")
+    port = free_port()
+    with (tmp / "redis.log").open("wb") as out:
+        process = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                                    "--appendonly", "no", "--dir", str(tmp)],
+                                   stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and process.poll() is None:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1) as probe:
+            probe.sendall(b"PING\r\n")
+            if probe.recv(16).startswith(b"+PONG"):
+                return process, f"redis://127.0.0.1:{port}/0"
+        time.sleep(0.1)
+    process.kill()
+    process.wait(timeout=10)
+    raise SystemExit(f"load_server: redis-server did not start:\n{(tmp / 'redis.log').read_text(errors='replace')}")
 
 
 def wait_until_up(server: Server, timeout: float) -> None:
@@ -767,7 +799,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                        help="sqlite (a temporary file; the default), sqlite URL, postgresql URL, or just a URL")
     where.add_argument("--processes", type=int, default=1,
                        help="meeple serve processes on different ports; >1 needs PostgreSQL and --redis")
-    where.add_argument("--redis", help="Redis URL handed to every server process (with --processes > 1)")
+    where.add_argument("--redis", help="Redis URL handed to every server process (needed with --processes > 1); "
+                                       "auto: start a private redis-server for the run")
     where.add_argument("--serve-arg", action="append",
                        help="one more argument for `meeple serve` (repeatable), e.g. --serve-arg=--workers=2")
     args = parser.parse_args(argv)
@@ -994,8 +1027,10 @@ class Run:
             print(f"{key}: {value}")
         if bound:
             self.client_bound.append(tables)
+            why = ("its own CPU: try more --client-procs" if max(client_cpu) > SATURATED_CPU else
+                   "its loop is not scheduled in time, the machine's cores are all busy")
             print(f"WARNING: the client saturates (cpu {max(client_cpu):.0f}% of a core, loop lag p99 "
-                  f"{lag99 * 1000:.0f} ms): these figures are client-bound; try more --client-procs")
+                  f"{lag99 * 1000:.0f} ms; {why}): latencies include the client's own delay (client-bound)")
         if others > OTHERS_WARNING:
             self.disturbed.append(tables)
             print(f"WARNING: other processes used {others:.0f}% of a core meanwhile: the server had less CPU "
@@ -1020,16 +1055,22 @@ def main(argv: list[str] | None = None) -> int:
     raise_file_limit()
     slack = args.setup_timeout + args.warmup + args.duration + 2 * args.timeout + 180
     deadline = time.monotonic() + len(args.levels) * slack + 120
-    with tempfile.TemporaryDirectory(prefix="meeple-bench-") as folder:
+    with tempfile.TemporaryDirectory(prefix="meeple-bench-") as folder, contextlib.ExitStack() as cleanup:
         tmp = Path(folder)
         if args.url:
             servers = [Server(url, None) for url in args.url]
             where = ", ".join(args.url)
         else:
+            if args.redis == "auto":
+                redis, args.redis = start_redis(tmp)
+                cleanup.callback(redis.wait, timeout=15)
+                cleanup.callback(redis.terminate)  # callbacks run last in, first out
             url = args.database_url or f"sqlite:///{tmp / 'bench.sqlite3'}"
             servers = start_servers(args, url, tmp)
             kind = "postgresql" if url.startswith("postgresql") else "sqlite"
             where = f"{len(servers)} meeple serve process(es) on {', '.join(s.url for s in servers)}, {kind}"
+            if args.redis:
+                where += f", redis {args.redis}"
         print(f"servers: {where}")
         spread = f"up to {args.spread_moves} moves" if args.spread else "no"
         print(f"game: {args.game}, {args.players} human seats a table, think {args.think} s "
