@@ -29,6 +29,7 @@ from meeple.server.config import DEFAULT_MAX_BODY_BYTES, Settings
 from meeple.server.limits import MAX_JSON_DEPTH, MAX_MESSAGE_CHARS, BodyLimit, load_json
 from meeple.server.names import name_key
 from meeple.server.routes import accounts as accounts_module
+from tests import aio
 from tests.server.conftest import create_table
 
 LENIENT: dict[str, Any] = {"raise_server_exceptions": False}
@@ -273,11 +274,9 @@ def run_body_limit(headers: list[tuple[bytes, bytes]], chunks: list[bytes], limi
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
 
-    import asyncio
-
     recorder = Recorder(chunks)
     scope = {"type": "http", "method": "POST", "path": "/", "headers": headers}
-    asyncio.run(BodyLimit(inner_app, limit)(scope, recorder.receive, send))  # type: ignore[arg-type]
+    aio.run(BodyLimit(inner_app, limit)(scope, recorder.receive, send))  # type: ignore[arg-type]
     return sent[0]["status"], bool(reached), recorder
 
 

@@ -25,6 +25,7 @@ from sqlalchemy import create_engine, make_url, text
 
 from meeple.core.registry import game_names
 from meeple.server.patch import apply_patch
+from tests import aio
 from tests.services import IN_CI, postgres_url, redis_url
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -217,7 +218,7 @@ def play(clients: list[SeatClient], target: int, seconds: float) -> None:
     async def everyone() -> None:
         await asyncio.gather(*(client.run(target, deadline) for client in clients))
 
-    asyncio.run(everyone())
+    aio.run(everyone())
 
 
 def stored_moves(env: dict[str, str], table_id: str) -> list[tuple[int, int]]:
@@ -302,7 +303,7 @@ def test_the_same_move_sent_to_two_processes_at_once_is_applied_exactly_once(
                 outcomes.append(mine["version"])
         return outcomes
 
-    versions = asyncio.run(race())
+    versions = aio.run(race())
     moves = stored_moves(site, table_id)
     assert [idx for idx, _ in moves] == list(range(len(moves))) and len(moves) == len(versions)
     for url in (a.url, b.url):

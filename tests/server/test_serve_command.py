@@ -12,6 +12,8 @@ from pathlib import Path
 
 import httpx
 
+from tests import aio
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -70,7 +72,7 @@ def _oversized_frame_close_code(port: int) -> int | None:
             except websockets.ConnectionClosed as closed:
                 return closed.rcvd.code if closed.rcvd else None
 
-    return asyncio.run(probe())
+    return aio.run(probe())
 
 
 def test_several_workers_refuse_sqlite_and_a_missing_redis_clearly(tmp_path: Path) -> None:
