@@ -142,7 +142,7 @@ def test_a_whole_palais_royal_game_against_a_bot_by_clicking(browser: Browser, s
     frames = record_frames(page)
     fill_lobby(page, server, "palais_royal", players=2)
     expect(page.locator("#seat-kind-1")).to_have_value(re.compile(r"^bot:"))
-    page.select_option("#seat-kind-1", "bot:heuristic")
+    page.select_option("#seat-kind-1", "bot:medium")
     expect(page.locator("#seat-kind-2")).to_have_count(0)
     table_id = create_table(page)
     expect(page.locator(".palais-royal")).to_be_visible()
