@@ -1006,6 +1006,14 @@ class Run:
                 key = f"server{number} pid {pid}"
                 lines += [(f"{key} rss MB", f"{memory / 2**20:.1f}" if memory else "n/a"), (f"{key} cpu %", cpu)]
         client_cpu = [r["cpu"] / r["wall"] * 100 for r in reports]
+        if moves:
+            # CPU time per move hardly depends on who else uses the machine: the ceiling it implies is a
+            # figure a shared machine still gives (it counts the replacement of finished games too)
+            per_move = server_cpu / 100 * wall / moves
+            lines += [("server cpu ms per move", f"{per_move * 1000:.2f}"),
+                      ("client cpu ms per move", f"{sum(r['cpu'] for r in reports) / moves * 1000:.2f}")]
+            if per_move > 0:
+                lines.append(("server ceiling moves/s per core (estimated)", f"{1 / per_move:.0f}"))
         others = 0.0
         if machine_before and machine_after and machine_after[1] > machine_before[1]:
             cores = os.cpu_count() or 1
