@@ -40,6 +40,9 @@ log = logging.getLogger("meeple.server")
 
 STATUSES = (OPEN, RUNNING, FINISHED)
 FINISHED_CACHE = 32
+LIVE_CACHE = 5000
+"""Tables held in memory at most; beyond, the least recently used one nobody here watches is dropped
+(it is loaded again from the database when next asked for)."""
 REPLAY_CACHE = 4
 MAX_ACTION_CHARS = 500
 
@@ -181,7 +184,7 @@ class TableRuntime:
         self.writer = writer
         self.hub = hub
         self.bot_delay = bot_delay
-        self.live: dict[str, LiveTable] = {}
+        self.live: OrderedDict[str, LiveTable] = OrderedDict()
         self.finished: OrderedDict[str, LiveTable] = OrderedDict()
         self.replays: OrderedDict[str, list[GameState[Any]]] = OrderedDict()
         self.bot_wake: Callable[[], None] = lambda: None
@@ -214,14 +217,25 @@ class TableRuntime:
                 if table.status == FINISHED:
                     self._remember_finished(table)
                 else:
-                    self.live[table.id] = table
+                    self._hold(table)
                     await self._queue_bot(table)
         elif table.status != FINISHED and (table.is_stale or (fresh and self.hub.shared)):
             async with table.lock:
                 await self.catch_up(table)
         if table_id in self.finished:
             self.finished.move_to_end(table_id)
+        elif table_id in self.live:
+            self.live.move_to_end(table_id)
         return table
+
+    def _hold(self, table: LiveTable) -> None:
+        """Keep ``table`` in memory, dropping the least recently used idle ones beyond ``LIVE_CACHE``."""
+        self.live[table.id] = table
+        for table_id in list(self.live)[: max(0, len(self.live) - LIVE_CACHE)]:
+            idle = self.live[table_id]
+            if table_id not in self.hub.local and not idle.lock.locked():
+                del self.live[table_id]
+                self.hub.recent.pop(table_id, None)
 
     def _build(self, row: TableRow) -> LiveTable:
         game = load_game(row.game)
@@ -328,7 +342,7 @@ class TableRuntime:
         )
         await asyncio.to_thread(self.store.insert_table, row)
         table = self._build(row)
-        self.live[table.id] = table
+        self._hold(table)
         async with table.lock:
             await self._start_if_full(table)
         await self._queue_bot(table)
