@@ -6,11 +6,13 @@
 
 For each game, a few mid-game positions are reached by letting the game's heuristic bot (random where
 there is none) play every seat from seeds 1, 2, …, stopping after a fraction of the game's typical
-length; the "hard" ISMCTS then decides once per position under a wall-clock budget. Prints one line per
-game: ``<game> 4p: <iterations per CPU second> iterations/s CPU, <per wall second> wall (<n> decisions),
-max overshoot <x>%``. The CPU figure (iterations over the process's CPU time during the decisions) is
-the one to compare across runs: the wall figure falls when other programs load the machine, the CPU
-one much less. The overshoot is of the wall-clock budget, the worst decision's.
+length; the "hard" ISMCTS then decides once per position under a wall-clock budget. Prints one line
+per game: ``<game> 4p: <iterations per CPU second> iterations/s CPU, <per wall second> wall,
+<rollouts per CPU second> rollouts/s CPU (<n> decisions), max overshoot <x>%``. The CPU figure
+(iterations over the process's CPU time during the decisions) is the one to compare across runs: the
+wall figure falls when other programs load the machine, the CPU one much less. Rollouts are fewer
+than iterations where the search hands a rollout down the tree. The overshoot is of the wall-clock
+budget, the worst decision's.
 """
 
 from __future__ import annotations
@@ -51,12 +53,15 @@ def positions(name: str, players: int, count: int) -> list[GameState[Any]]:
     return found
 
 
-def measure(name: str, players: int, budget: float | None, count: int) -> tuple[float, float, float, int, float]:
-    """(iterations per CPU second, per wall second, the budget, decisions, worst overshoot of the budget
-    in %); ``budget`` ``None`` is the hard level's own budget for the game."""
+def measure(name: str, players: int, budget: float | None,
+            count: int) -> tuple[float, float, float, float, int, float]:
+    """(iterations per CPU second, per wall second, rollouts really played per CPU second, the budget,
+    decisions, worst overshoot of the budget in %); ``budget`` ``None`` is the hard level's own budget
+    for the game. Rollouts are fewer than iterations where the search hands a rollout down the tree."""
     if budget is None:
         budget = float(hard_bot(1).search_for(name).time_limit or 1.0)
     iterations = 0
+    rollouts = 0
     seconds = 0.0
     cpu_seconds = 0.0
     worst = -100.0
@@ -69,12 +74,14 @@ def measure(name: str, players: int, budget: float | None, count: int) -> tuple[
         bot.choose(state)
         elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
         iterations += bot.last_iterations
+        rollouts += getattr(bot, "last_rollouts", bot.last_iterations)
         seconds += elapsed
         cpu_seconds += cpu
         worst = max(worst, 100.0 * (elapsed - budget) / budget)
         decisions += 1
-    return (iterations / cpu_seconds if cpu_seconds else 0.0), (iterations / seconds if seconds else 0.0), \
-        budget, decisions, worst
+    per_cpu = 1.0 / cpu_seconds if cpu_seconds else 0.0
+    return iterations * per_cpu, (iterations / seconds if seconds else 0.0), rollouts * per_cpu, budget, \
+        decisions, worst
 
 
 def _spin() -> None:
@@ -98,9 +105,11 @@ def main() -> None:
         spinner.start()
     try:
         for name in args.games or [g for g in GAMES if g in available]:
-            cpu_rate, rate, budget, decisions, worst = measure(name, args.players, args.budget, args.positions)
-            print(f"{name} {args.players}p: {cpu_rate:.0f} iterations/s CPU, {rate:.0f} wall "
-                  f"({decisions} decisions), max overshoot {max(0.0, worst):.1f}% of {budget:g} s", flush=True)
+            cpu_rate, rate, rollout_rate, budget, decisions, worst = measure(name, args.players, args.budget,
+                                                                             args.positions)
+            print(f"{name} {args.players}p: {cpu_rate:.0f} iterations/s CPU, {rate:.0f} wall, "
+                  f"{rollout_rate:.0f} rollouts/s CPU ({decisions} decisions), "
+                  f"max overshoot {max(0.0, worst):.1f}% of {budget:g} s", flush=True)
     finally:
         for spinner in spinners:
             spinner.terminate()

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any, overload
 
 from meeple.bots.base import Bot
+from meeple.bots.evaluation import score_evaluation
 from meeple.bots.heuristics import GameHeuristicBot, has_heuristic, ranked_by
 from meeple.bots.ismcts import ISMCTSBot
 from meeple.bots.random_bot import RandomBot
@@ -22,13 +23,14 @@ class RolloutPolicy:
         self._bots: dict[str, Bot] = {}
 
     def choose(self, state: GameState[Any]) -> Any:
-        return self._for(state).choose(state)
+        return self.bot_for(state).choose(state)
 
     def ranked(self, state: GameState[Any]) -> list[Any]:
         """The legal actions best first by the heuristic (random play: the choice, then legal order)."""
-        return ranked_by(self._for(state), state)
+        return ranked_by(self.bot_for(state), state)
 
-    def _for(self, state: GameState[Any]) -> Bot:
+    def bot_for(self, state: GameState[Any]) -> Bot:
+        """The bot that plays ``state``'s game (a search asks once, then calls it directly)."""
         game_name = state.game.name
         bot = self._bots.get(game_name)
         if bot is None:
@@ -37,27 +39,46 @@ class RolloutPolicy:
         return bot
 
 
-#: The settings of the "hard" level, for every game: rollouts played to the end by the game's
-#: heuristic with no random moves (the heuristic is also the model of the other seats, so a rollout
-#: is the game those seats would really play), the heuristic's choice as a prior, 0.5 s a decision.
+#: The settings of the "hard" level, for every game: rollouts played by the game's heuristic with no
+#: random moves (the heuristic is also the model of the other seats, so a rollout is the game those
+#: seats would really play), cut after ``rollout_cutoff`` decisions and scored by the game's fitted
+#: evaluation (``meeple/bots/evaluation.py``), the heuristic's choice as a prior, one determinization
+#: for ``world_reuse`` iterations in a row (rollouts handed down the tree within it), 0.5 s a decision.
 HARD_SETTINGS: dict[str, Any] = {
     "iterations": None,
     "time_limit": 0.5,
     "epsilon": 0.0,
-    "rollout_cutoff": None,
+    "rollout_cutoff": 20,
     "prior_weight": 1.0,
     "widening": 1.5,
+    "world_reuse": 16,
 }
 
 #: Per-game changes to ``HARD_SETTINGS``. In Burgundy the dice and draws make one world's outcome
 #: mostly luck, so the search compares the heuristic's three best actions on common worlds and plays
 #: another than the heuristic's choice only when it is better by a standard error of the paired
 #: differences, rewarding mostly the score margin; it gets 1 s a decision. Citadels' hidden hands and
-#: characters make each determinization a guess, so it also gets 1 s (its games are short).
+#: characters make each determinization a guess, so it also gets 1 s (its games are short), and its
+#: short rounds a short cutoff. Caylus hides nothing and draws nothing after the setup: every
+#: determinization is the same position, so one serves the whole decision. Palais Royal's heuristic
+#: is the slowest (its Stairway plans), so its rollouts are the shortest.
 HARD_SETTINGS_BY_GAME: dict[str, dict[str, Any]] = {
-    "burgundy": {"paired_root": 3, "paired_z": 1.0, "win_weight": 0.3, "time_limit": 1.0},
-    "citadels": {"time_limit": 1.0},
+    "burgundy": {"paired_root": 3, "paired_z": 1.0, "win_weight": 0.3, "time_limit": 1.0, "rollout_cutoff": 20},
+    "citadels": {"time_limit": 1.0, "rollout_cutoff": 10, "world_reuse": 8},
+    "caylus": {"rollout_cutoff": 30, "world_reuse": 1_000_000},
+    "palais_royal": {"rollout_cutoff": 12},
 }
+
+
+def build_search(game_name: str, seed: int | str, overrides: dict[str, Any] | None = None,
+                 base: dict[str, Any] | None = None) -> ISMCTSBot:
+    """The hard level's ISMCTS for ``game_name`` (``base``: changes to its settings for that game, e.g.
+    the expert's), with the heuristic as rollout policy and, for cut-off rollouts, the game's fitted
+    position evaluation (``meeple/bots/evaluation.py``)."""
+    settings = {**HARD_SETTINGS, **HARD_SETTINGS_BY_GAME.get(game_name, {}), **(base or {}), **(overrides or {})}
+    if settings.get("rollout_cutoff") is not None and settings.get("evaluator") is None:
+        settings["evaluator"] = score_evaluation(game_name, settings.get("win_weight", 0.7))
+    return ISMCTSBot(seed, rollout_policy=RolloutPolicy(f"{seed}/rollout"), **settings)
 
 
 class HardBot:
@@ -75,11 +96,14 @@ class HardBot:
     def last_iterations(self) -> int:
         return 0 if self._search is None else self._search.last_iterations
 
+    @property
+    def last_rollouts(self) -> int:
+        return 0 if self._search is None else self._search.last_rollouts
+
     def search_for(self, game_name: str) -> ISMCTSBot:
         """The ISMCTS this bot uses for ``game_name``, built once with that game's settings."""
         if self._search is None or self._game_name != game_name:
-            settings = {**HARD_SETTINGS, **HARD_SETTINGS_BY_GAME.get(game_name, {}), **self.overrides}
-            self._search = ISMCTSBot(self.seed, rollout_policy=RolloutPolicy(f"{self.seed}/rollout"), **settings)
+            self._search = build_search(game_name, self.seed, self.overrides)
             self._game_name = game_name
         return self._search
 
@@ -92,9 +116,9 @@ def hard_bot(seed: int | str = 0, **overrides: Any) -> HardBot:
     return HardBot(seed, **overrides)
 
 
-#: The three bot levels, each a factory taking the bot's seed: "easy" is the random bot; "medium" plays
-#: the game's own rules of thumb (meeple/bots/heuristics/<game>.py); "hard" is ISMCTS with the heuristic
-#: playing every rollout to the end, 0.5–1 s per decision. Only these names are offered anywhere.
+#: The bot levels, each a factory taking the bot's seed: "easy" is the random bot; "medium" plays the
+#: game's own rules of thumb (meeple/bots/heuristics/<game>.py); "hard" is ISMCTS with the heuristic
+#: playing the rollouts, 0.5–1 s per decision. Only these names are offered anywhere.
 BOT_KINDS: dict[str, Callable[[int | str], Bot]] = {
     "easy": RandomBot,
     "medium": GameHeuristicBot,
@@ -126,5 +150,5 @@ def make_bot(kind: str, seed: int | str = 0) -> Bot:
 
 __all__ = [
     "BOT_KINDS", "HARD_SETTINGS", "HARD_SETTINGS_BY_GAME", "RENAMED_LEVELS", "Bot", "HardBot", "ISMCTSBot",
-    "RandomBot", "RolloutPolicy", "hard_bot", "level_name", "make_bot",
+    "RandomBot", "RolloutPolicy", "build_search", "hard_bot", "level_name", "make_bot",
 ]

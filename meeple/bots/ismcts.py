@@ -24,6 +24,19 @@ Generic improvements over the plain algorithm (nothing here knows which game it 
   determinization (its future dice and draws included), one ISMCTS iteration in each candidate's
   subtree. The candidates are thus compared on common random numbers, so a handful of worlds tells
   a real difference from luck; below the root it is the usual ISMCTS.
+- **World reuse** (``world_reuse=k``): one determinization serves ``k`` iterations in a row (each on
+  its own ``clone()``), where sampling it costs more than cloning it. Every world is still a fresh
+  sample for the bot's seat; only consecutive iterations share one.
+- **Rollouts handed down**: in a world that serves several iterations, a rollout played from a node
+  is kept there; when that node later expands the very action the rollout began with (the policy's
+  choice, which the prior expands first), the rest of that rollout *is* a rollout from the new child
+  in that world, so the child takes it over instead of playing it again. Most iterations that walk
+  down the policy's own line then cost no rollout, and real rollouts go to the deviations from it.
+- **Cheap iterations**: the policy's choice at a node where the bot's own seat decides is worked out
+  once and kept in the node (that seat knows the same there in every world); at another seat's node
+  it is kept for the rest of the world it was worked out in. A node's children are scanned once per
+  visit (availability, UCB and the expansion test together), and the rollout calls the policy's bot
+  for the game directly.
 - **Time budget**: the clock is also checked inside rollouts; a rollout cut by the deadline is scored
   statically, so a decision overshoots its budget by at most one policy decision.
 
@@ -37,6 +50,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from meeple.bots.base import Bot
@@ -46,8 +60,28 @@ from meeple.core.rng import Rng
 Evaluator = Callable[[GameState[Any]], list[float]]
 
 
+#: A node's policy choice not worked out yet (``None`` is a real answer: no policy, or nonsense).
+_UNKNOWN: Any = object()
+
+
+class _Trail:
+    """A rollout played from a node in one world: its actions (forced ones included), how many
+    decisions were made before each of them, and what it was worth. ``start`` is where the rollout of
+    the node holding it begins."""
+
+    __slots__ = ("actions", "made", "rewards", "start", "world")
+
+    def __init__(self, actions: list[Any], made: list[int], rewards: list[float], start: int, world: int) -> None:
+        self.actions = actions
+        self.made = made
+        self.rewards = rewards
+        self.start = start
+        self.world = world
+
+
 class _Node:
-    __slots__ = ("action", "availability", "children", "mover", "parent", "reward", "visits")
+    __slots__ = ("action", "availability", "children", "favourite", "favourite_world", "mover", "parent", "reward",
+                 "trail", "visits")
 
     def __init__(self, parent: _Node | None, action: Any, mover: int | None) -> None:
         self.parent = parent
@@ -57,6 +91,35 @@ class _Node:
         self.visits = 0
         self.availability = 0
         self.reward = 0.0
+        self.favourite: Any = _UNKNOWN  # the policy's choice here (see ``ISMCTSBot._favourite``)
+        self.favourite_world = -1  # the world it was worked out in, where another seat decides
+        self.trail: _Trail | None = None  # the last rollout from here, until a child takes it over
+
+
+@dataclass
+class RootStatistics:
+    """What a search found at the root, in a form that searches in other processes can add up.
+
+    A plain root has visits and summed rewards per action; a paired root has its candidates (the
+    policy's choice first) and one reward per candidate for every world played out."""
+
+    legal: list[Any]
+    iterations: int = 0
+    rollouts: int = 0  # rollouts really played (fewer than iterations where rollouts were handed down)
+    visits: dict[Any, int] = field(default_factory=dict)
+    rewards: dict[Any, float] = field(default_factory=dict)
+    candidates: list[Any] | None = None
+    per_world: list[list[float]] = field(default_factory=list)
+
+    def merge(self, other: RootStatistics) -> None:
+        """Adds another search of the same position (same candidates for a paired root)."""
+        self.iterations += other.iterations
+        self.rollouts += other.rollouts
+        for action, visits in other.visits.items():
+            self.visits[action] = self.visits.get(action, 0) + visits
+            self.rewards[action] = self.rewards.get(action, 0.0) + other.rewards[action]
+        if self.candidates is not None and other.candidates == self.candidates:
+            self.per_world += other.per_world
 
 
 def margin_evaluation(state: GameState[Any]) -> list[float]:
@@ -94,14 +157,15 @@ class ISMCTSBot:
     """Search bot with an iteration budget, a time budget, or both (whichever ends first).
 
     ``rollout_policy``: a bot playing every seat in rollouts (``None``: uniformly random), with
-    probability ``epsilon`` of a random move. ``rollout_cutoff``: rollout actions before the static
-    ``evaluator`` scores the position (``None``: play to the end). ``prior_weight``: progressive bias
-    of the policy's choice at tree nodes (0 turns it off; needs a rollout policy). ``widening``:
-    progressive widening constant (``None``: every action is a candidate, as in plain ISMCTS).
-    ``paired_root``: compare the policy's best ``k`` root actions on common determinizations (module
-    docstring); ``None`` for the usual UCB at the root. ``paired_margin``: how much better, in mean
-    reward per world, another candidate must do to overrule the policy's own choice; ``paired_z``: and
-    by how many standard errors of the paired differences (0: no such test).
+    probability ``epsilon`` of a random move. ``rollout_cutoff``: rollout decisions (positions with
+    more than one legal action) before the static ``evaluator`` scores the position (``None``: play to
+    the end). ``prior_weight``: progressive bias of the policy's choice at tree nodes (0 turns it off;
+    needs a rollout policy). ``widening``: progressive widening constant (``None``: every action is a
+    candidate, as in plain ISMCTS). ``paired_root``: compare the policy's best ``k`` root actions on
+    common determinizations (module docstring); ``None`` for the usual UCB at the root.
+    ``paired_margin``: how much better, in mean reward per world, another candidate must do to overrule
+    the policy's own choice; ``paired_z``: and by how many standard errors of the paired differences
+    (0: no such test). ``world_reuse``: iterations per determinization.
     """
 
     name = "ismcts"
@@ -123,9 +187,12 @@ class ISMCTSBot:
         paired_root: int | None = None,
         paired_margin: float = 0.0,
         paired_z: float = 0.0,
+        world_reuse: int = 1,
     ) -> None:
         if iterations is None and time_limit is None:
             raise ValueError("ISMCTS needs an iteration budget or a time limit")
+        if world_reuse < 1:
+            raise ValueError("a determinization serves at least one iteration")
         self.rng = Rng(seed)
         self.iterations = iterations
         self.time_limit = time_limit
@@ -141,44 +208,95 @@ class ISMCTSBot:
         self.paired_root = paired_root
         self.paired_margin = paired_margin
         self.paired_z = paired_z
+        self.world_reuse = world_reuse
         self.last_iterations = 0
+        self.last_rollouts = 0
+        self._rollouts = 0
         self._deadline: float | None = None
         self._last_check = 0.0
         self._slowest = 0.0
         self._cut = False
+        self._seat = 0
+        self._policy_choose: Callable[[GameState[Any]], Any] | None = None
 
     def choose(self, state: GameState[Any]) -> Any:
-        started = time.perf_counter()
+        return self.decide(self.search(state))
+
+    def search(self, state: GameState[Any], candidates: Sequence[Any] | None = None,
+               started: float | None = None) -> RootStatistics:
+        """Searches ``state`` for its current seat within the budget; ``candidates`` fixes a paired
+        root's actions (else the policy's best), ``started`` when the clock started (default: now)."""
+        started = time.perf_counter() if started is None else started
         seat = state.current_player
         if seat is None:
             raise ValueError("the game is over")
         legal = list(state.legal_actions())
+        statistics = RootStatistics(legal)
         if len(legal) == 1:
-            self.last_iterations = 0
-            return legal[0]
-        root = _Node(None, None, None)
+            self.last_iterations = self.last_rollouts = 0
+            return statistics
         # Keep a little of the budget for the final choice; every clock check also stops when the
         # slowest step seen so far (a policy decision, a determinization) would overrun the deadline.
         self._deadline = None if self.time_limit is None else started + self.time_limit * 0.97
         self._last_check = started
         self._slowest = 0.0
+        self._seat = seat
+        self._rollouts = 0
+        self._policy_choose = self._policy_for(state)
         if self.paired_root is not None and self.rollout_policy is not None:
-            return self._choose_paired(state, seat, legal, self.paired_root)
+            chosen = list(candidates) if candidates else self.root_candidates(state, legal, self.paired_root)
+            statistics.candidates = chosen
+            if len(chosen) > 1:
+                self._search_paired(state, seat, chosen, statistics)
+        else:
+            self._search_tree(state, seat, statistics)
+        statistics.rollouts = self._rollouts
+        self.last_iterations = statistics.iterations
+        self.last_rollouts = statistics.rollouts
+        return statistics
+
+    def decide(self, statistics: RootStatistics) -> Any:
+        """The action the statistics point to: the most visited (a paired root: see ``_paired_winner``)."""
+        legal = statistics.legal
+        if len(legal) == 1:
+            return legal[0]
+        if statistics.candidates is not None:
+            if len(statistics.candidates) == 1:
+                return statistics.candidates[0]
+            return statistics.candidates[self._paired_winner(statistics.per_world, len(statistics.candidates))]
+        visited = [a for a in legal if statistics.visits.get(a)]
+        if not visited:
+            return self.rng.choice(legal)
+        return max(visited, key=lambda a: (statistics.visits[a], statistics.rewards[a]))
+
+    def _search_tree(self, state: GameState[Any], seat: int, statistics: RootStatistics) -> None:
+        root = _Node(None, None, None)
         done = 0
+        reuse = self.world_reuse
+        world: GameState[Any] | None = None
+        worlds = 0
+        uses = 0
         while True:
             if self.iterations is not None and done >= self.iterations:
                 break
             if self._out_of_time():
                 break
-            self._iterate(root, state.determinize(seat, self.rng.fork()))
+            if world is None or uses >= reuse:
+                world = state.determinize(seat, self.rng.fork())
+                worlds += 1
+                uses = 0
+            uses += 1
+            if reuse > 1:
+                self._iterate(root, world.clone(), worlds)
+            else:
+                self._iterate(root, world)
             done += 1
-        self.last_iterations = done
-        visited = [root.children[a] for a in legal if a in root.children]
-        if not visited:
-            return self.rng.choice(legal)
-        return max(visited, key=lambda node: (node.visits, node.reward)).action
+        statistics.iterations = done
+        for action, child in root.children.items():
+            statistics.visits[action] = child.visits
+            statistics.rewards[action] = child.reward
 
-    def _root_candidates(self, state: GameState[Any], legal: Sequence[Any], count: int) -> list[Any]:
+    def root_candidates(self, state: GameState[Any], legal: Sequence[Any], count: int) -> list[Any]:
         """The policy's choice first, then its ranking (or the legal order), ``count`` at most."""
         policy = self.rollout_policy
         assert policy is not None
@@ -193,14 +311,11 @@ class ISMCTSBot:
                 candidates.append(action)
         return candidates or list(legal[:count])
 
-    def _choose_paired(self, state: GameState[Any], seat: int, legal: Sequence[Any], count: int) -> Any:
+    def _search_paired(self, state: GameState[Any], seat: int, candidates: Sequence[Any],
+                       statistics: RootStatistics) -> None:
         """Every iteration samples one world and runs one ISMCTS iteration below each candidate in it."""
-        candidates = self._root_candidates(state, legal, count)
-        if len(candidates) == 1:
-            self.last_iterations = 0
-            return candidates[0]
         nodes = [_Node(None, action, seat) for action in candidates]
-        per_world: list[list[float]] = []  # one reward per candidate for every world played out
+        per_world = statistics.per_world  # one reward per candidate for every world played out
         while True:
             if self.iterations is not None and len(per_world) * len(nodes) >= self.iterations:
                 break
@@ -218,8 +333,7 @@ class ISMCTSBot:
             if len(rewards) < len(nodes):  # a world not played out by every candidate would bias them
                 break
             per_world.append(rewards)
-        self.last_iterations = len(per_world) * len(nodes)
-        return candidates[self._paired_winner(per_world, len(nodes))]
+        statistics.iterations = len(per_world) * len(nodes)
 
     def _paired_winner(self, per_world: Sequence[Sequence[float]], count: int) -> int:
         """The candidate with the best mean over the common worlds, if it beats the policy's choice
@@ -248,82 +362,103 @@ class ISMCTSBot:
         if self._deadline is None:
             return False
         now = time.perf_counter()
-        self._slowest = max(self._slowest, now - self._last_check)
+        gap = now - self._last_check
+        if gap > self._slowest:
+            self._slowest = gap
         self._last_check = now
         return now + self._slowest >= self._deadline
 
+    def _policy_for(self, state: GameState[Any]) -> Callable[[GameState[Any]], Any] | None:
+        """The policy's ``choose`` for this game, looked up once per search rather than per decision."""
+        policy = self.rollout_policy
+        if policy is None:
+            return None
+        bot_for = getattr(policy, "bot_for", None)
+        return bot_for(state).choose if bot_for is not None else policy.choose
+
     def _policy_action(self, state: GameState[Any], actions: Sequence[Any]) -> Any:
         """The rollout policy's choice, or ``None`` without a policy (or if it answers nonsense)."""
-        if self.rollout_policy is None:
+        choose = self._policy_choose if self._policy_choose is not None else self._policy_for(state)
+        if choose is None:
             return None
-        action = self.rollout_policy.choose(state)
+        action = choose(state)
         return action if action in actions else None
 
-    def _iterate(self, root: _Node, state: GameState[Any]) -> list[float]:
+    def _favourite(self, node: _Node, state: GameState[Any], mover: int, actions: Sequence[Any], world: int) -> Any:
+        """The policy's choice at ``node``. Where the bot's own seat decides, it is worked out once and
+        kept (that seat knows the same there in every world); where another seat decides, it is kept
+        for the rest of the world it was worked out in (``world`` ≥ 0: a world that serves several
+        iterations) and asked anew in the world at hand otherwise."""
+        favourite = node.favourite
+        if mover != self._seat and (world < 0 or node.favourite_world != world):
+            favourite = _UNKNOWN
+        if favourite is _UNKNOWN or (favourite is not None and favourite not in actions):
+            favourite = node.favourite = self._policy_action(state, actions)
+            node.favourite_world = world
+        return favourite
+
+    def _iterate(self, root: _Node, state: GameState[Any], world: int = -1) -> list[float]:
+        """One iteration on ``state``, a copy of world number ``world`` (-1: a world used once)."""
         node = root
         rng = self.rng
         self._cut = False  # set when the clock stops this iteration before its rollout ends
         use_prior = self.prior_weight > 0.0
+        prior_weight = self.prior_weight
+        exploration = self.exploration
+        widening = self.widening
+        log = math.log
+        sqrt = math.sqrt
+        rewards: list[float] | None = None
         # Selection: descend while the node's candidates all have children; expand one otherwise.
         while not state.is_over:
             mover = state.current_player
+            assert mover is not None
             actions = state.legal_actions()
-            favourite = self._policy_action(state, actions) if use_prior and len(actions) > 1 else None
-            for action in actions:
-                child = node.children.get(action)
-                if child is not None:
-                    child.availability += 1
-            limit = len(actions)
-            if self.widening is not None:
-                limit = min(limit, math.ceil(self.widening * math.sqrt(node.visits + 1)))
-            present = [a for a in actions if a in node.children]
-            if len(present) < limit:
-                if favourite is not None and favourite not in node.children:
-                    action = favourite
-                else:
-                    action = rng.choice([a for a in actions if a not in node.children])
-                child = _Node(node, action, mover)
-                child.availability = 1
-                node.children[action] = child
-                state.apply(action)
-                node = child
-                break
-            log_factor = self.exploration
+            count = len(actions)
+            favourite = self._favourite(node, state, mover, actions, world) if use_prior and count > 1 else None
+            children = node.children
+            limit = count
+            if widening is not None:
+                limit = min(count, math.ceil(widening * sqrt(node.visits + 1)))
+            # One pass: availability of every child seen here, UCB of each, how many are present.
+            present = 0
             best_value = -math.inf
             best_child = node
-            for action in present:
-                child = node.children[action]
-                value = child.reward / child.visits + log_factor * math.sqrt(
-                    math.log(child.availability) / child.visits
-                )
-                if action == favourite:
-                    value += self.prior_weight / (child.visits + 1)
+            for action in actions:
+                child = children.get(action)
+                if child is None:
+                    continue
+                present += 1
+                child.availability += 1
+                visits = child.visits
+                if visits == 0:  # expanded in an iteration the clock cut before its backup
+                    value = math.inf
+                else:
+                    value = child.reward / visits + exploration * sqrt(log(child.availability) / visits)
+                    if action == favourite:
+                        value += prior_weight / (visits + 1)
                 if value > best_value:
                     best_value, best_child = value, child
+            if present < limit:
+                if favourite is not None and favourite not in children:
+                    action = favourite
+                else:
+                    action = rng.choice([a for a in actions if a not in children])
+                child = _Node(node, action, mover)
+                child.availability = 1
+                children[action] = child
+                rewards = self._take_over_trail(node, child, world)
+                node = child
+                if rewards is None:
+                    state.apply(action)
+                break
             state.apply(best_child.action)
             node = best_child
             if self._out_of_time():
                 self._cut = True
                 break
-        # Simulation: the rollout policy (or random play) up to the cutoff or the end.
-        limit = self.max_rollout_actions if self.rollout_cutoff is None else self.rollout_cutoff
-        policy = self.rollout_policy
-        epsilon = self.epsilon
-        steps = 0
-        while not state.is_over and steps < limit:
-            actions = state.legal_actions()
-            if len(actions) == 1:
-                action = actions[0]
-            elif policy is None or rng.random() < epsilon:
-                action = rng.choice(actions)
-            else:
-                action = policy.choose(state)
-            state.apply(action)
-            steps += 1
-            if self._out_of_time():
-                self._cut = not state.is_over
-                break
-        rewards = outcome_rewards(state, self.win_weight) if state.is_over else self.evaluator(state)
+        if rewards is None:
+            rewards = self._rollout(state, node if world >= 0 and not self._cut else None, world)
         # Backpropagation: each node is credited from the viewpoint of the seat that chose it.
         while node is not root:
             node.visits += 1
@@ -333,4 +468,58 @@ class ISMCTSBot:
             assert parent is not None
             node = parent
         root.visits += 1
+        return rewards
+
+    def _take_over_trail(self, node: _Node, child: _Node, world: int) -> list[float] | None:
+        """If the rollout last played from ``node`` in this same world began with ``child``'s action,
+        the rest of it is a rollout from ``child``: hand it over and return its rewards (no need to
+        play it again). Cut-off rollouts are handed over only while at least half their decisions
+        remain, so a node's estimate never rests on a much shorter look ahead than a fresh one's."""
+        trail = node.trail
+        if trail is None or trail.world != world or world < 0:
+            return None
+        start = trail.start
+        actions = trail.actions
+        if start >= len(actions) or actions[start] != child.action:
+            return None
+        cutoff = self.rollout_cutoff
+        if cutoff is not None and 2 * (trail.made[-1] - trail.made[start + 1]) < cutoff:
+            return None
+        node.trail = None
+        trail.start = start + 1
+        child.trail = trail
+        return trail.rewards
+
+    def _rollout(self, state: GameState[Any], leaf: _Node | None = None, world: int = -1) -> list[float]:
+        """The rollout policy (or random play) up to the cutoff or the end; the rewards per seat. With a
+        ``leaf``, the rollout is kept in it (``_take_over_trail``) unless the clock cut it short."""
+        self._rollouts += 1
+        limit = self.max_rollout_actions if self.rollout_cutoff is None else self.rollout_cutoff
+        choose = self._policy_choose
+        rng = self.rng
+        epsilon = self.epsilon
+        decisions = 0
+        out_of_time = self._out_of_time
+        played: list[Any] | None = None if leaf is None else []
+        made: list[int] | None = None if leaf is None else [0]
+        while not state.is_over and decisions < limit:
+            actions = state.legal_actions()
+            if len(actions) == 1:
+                action = actions[0]
+            else:
+                decisions += 1
+                if choose is None or (epsilon > 0.0 and rng.random() < epsilon):
+                    action = rng.choice(actions)
+                else:
+                    action = choose(state)
+            state.apply(action)
+            if played is not None and made is not None:
+                played.append(action)
+                made.append(decisions)
+            if out_of_time():
+                self._cut = not state.is_over
+                break
+        rewards = outcome_rewards(state, self.win_weight) if state.is_over else self.evaluator(state)
+        if leaf is not None and played is not None and made is not None and not self._cut:
+            leaf.trail = _Trail(played, made, rewards, 0, world)
         return rewards

@@ -11,6 +11,7 @@ import pytest
 
 from meeple import load_game
 from meeple.bots import BOT_KINDS, HardBot, ISMCTSBot, RandomBot, RolloutPolicy, hard_bot, level_name, make_bot
+from meeple.bots.evaluation import ScoreEvaluation
 from meeple.bots.ismcts import margin_evaluation, outcome_rewards
 from meeple.core.contract import GameState
 from meeple.core.rng import Rng
@@ -188,7 +189,8 @@ def test_levels_are_seated_by_name() -> None:
     for name in ("citadels", "caylus", "palais_royal", "burgundy"):
         search = hard.search_for(name)
         assert search.time_limit == pytest.approx(1.0 if name in ("burgundy", "citadels") else 0.5)
-        assert search.epsilon == 0.0 and search.rollout_cutoff is None
+        assert search.epsilon == 0.0 and search.rollout_cutoff is not None and search.world_reuse >= 1
+        assert isinstance(search.evaluator, ScoreEvaluation)  # cut-off rollouts scored by the fitted evaluation
         assert search.paired_root == (3 if name == "burgundy" else None)
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("grandmaster")
