@@ -68,7 +68,7 @@ def _parse_options(pairs: list[str] | None, preset: str | None) -> dict[str, Any
 
 
 BotsArg = Annotated[str, typer.Option(
-    "--bots", help="Bot level for every seat (easy, medium or hard), or a comma list with one level per seat.")]
+    "--bots", help="Bot level for every seat (easy, medium, hard or expert), or a comma list with one level per seat.")]
 PlayersArg = Annotated[int | None, typer.Option(
     help="Number of players (default: as many as --bots lists, or 4 when it names one level).")]
 
@@ -163,7 +163,8 @@ def play(
     seat: Annotated[int, typer.Option(help="Your seat (0-based); the others are bots.")] = 0,
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible game.")] = None,
     bots: Annotated[str, typer.Option(
-        help="Bot level for the other seats (easy, medium or hard), or a comma list, one per bot seat.")] = "medium",
+        help="Bot level for the other seats (easy, medium, hard or expert), or a comma list, one per bot seat.",
+    )] = "medium",
     name: Annotated[str | None, typer.Option(help="Your name in the log (default: Player N).")] = None,
     confirm_forced: Annotated[bool, typer.Option(
         "--confirm-forced", "--ask-every",

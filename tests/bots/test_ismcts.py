@@ -181,7 +181,7 @@ def test_paired_root_keeps_the_policy_choice_when_nothing_beats_it() -> None:
 
 
 def test_levels_are_seated_by_name() -> None:
-    assert list(BOT_KINDS) == ["easy", "medium", "hard"]
+    assert list(BOT_KINDS) == ["easy", "medium", "hard", "expert"]
     for old, new in (("random", "easy"), ("heuristic", "medium"), ("ismcts", "hard")):  # former names still seat
         assert level_name(old) == new and type(make_bot(old, 1)) is type(make_bot(new, 1))
     hard = make_bot("hard", 3)

@@ -71,7 +71,7 @@ def test_games_lists_the_toy_game_and_bot_levels(client: TestClient) -> None:
     data = client.get("/api/games").json()
     toy = next(game for game in data["games"] if game["name"] == "toy")
     assert toy["min_players"] == 2 and toy["max_players"] == 4
-    assert data["bot_levels"] == ["easy", "medium", "hard"]
+    assert data["bot_levels"] == ["easy", "medium", "hard", "expert"]
 
 
 def test_a_table_opens_then_runs_when_every_seat_is_taken(client: TestClient) -> None:

@@ -1,4 +1,4 @@
-"""Bot levels on the platform: only easy, medium and hard are offered; a table saved under a level's
+"""Bot levels on the platform: easy, medium, hard and expert are offered; a table saved under a level's
 former name (random, heuristic, ismcts) still loads, shows the new name and plays."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ def _wait_for_version(client: TestClient, table_id: str, version: int, timeout: 
 
 
 def test_only_the_three_levels_are_offered(client: TestClient) -> None:
-    assert client.get("/api/games").json()["bot_levels"] == ["easy", "medium", "hard"]
+    assert client.get("/api/games").json()["bot_levels"] == ["easy", "medium", "hard", "expert"]
     table = create_table(client, seats=[{"kind": "human"}, {"kind": "bot", "level": "random"}])["table"]
     assert [seat["bot_level"] for seat in table["seats"]] == [None, "easy"]  # an old name is stored as the new
 

@@ -43,7 +43,7 @@ def test_meeple_serve_serves_the_lobby_on_a_default_sqlite_file(tmp_path: Path) 
                 time.sleep(0.1)
         assert lobby.status_code == 200 and "lobby.js" in lobby.text
         games = httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=5).json()
-        assert games["bot_levels"] == ["easy", "medium", "hard"]
+        assert games["bot_levels"] == ["easy", "medium", "hard", "expert"]
         assert (tmp_path / "data" / "meeple" / "meeple.sqlite3").exists()
         assert _oversized_frame_close_code(port) == 1009, "a 1 MB frame must be refused before it is buffered"
     finally:

@@ -1,0 +1,170 @@
+"""The "expert" level: the hard level's search for 4.5 s a move (its 0.5–1 s), on every core.
+
+Root parallelism: the position is searched at once by this process and by worker processes (one per
+other core), each an independent ISMCTS with its own seed and the same deadline; their root figures
+(visits and rewards per action, or a paired root's rewards per world) are added up and the action is
+chosen from the sum, as one search with that many iterations would. The workers live in one pool per
+process, made on the first expert decision and kept, so a decision costs no process start; where no
+child process may be made (inside a daemonic worker) or only one core exists, the search runs here
+alone.
+"""
+
+from __future__ import annotations
+
+import atexit
+import multiprocessing
+import os
+import threading
+import time
+from multiprocessing.pool import Pool
+from typing import Any
+
+from meeple.bots import build_search
+from meeple.bots.ismcts import ISMCTSBot, RootStatistics
+from meeple.core.contract import GameState
+
+#: What the expert changes in the hard level's settings, for every game: a 4.5 s budget (the other
+#: half second is the margin for the workers' replies under the 5 s a move).
+EXPERT_SETTINGS: dict[str, Any] = {"time_limit": 4.5}
+
+#: Per-game changes on top of that: with ten to twenty times the hard level's iterations, the noise
+#: of the estimates falls and the evaluation's bias at the cutoff matters more, so rollouts look about
+#: twice as far ahead; Burgundy's paired root weighs four candidates instead of three.
+EXPERT_SETTINGS_BY_GAME: dict[str, dict[str, Any]] = {
+    "burgundy": {"paired_root": 4, "rollout_cutoff": 40},
+    "citadels": {"rollout_cutoff": 20},
+    "caylus": {"rollout_cutoff": 60},
+    "palais_royal": {"rollout_cutoff": 30},
+}
+
+#: Seconds the main process waits for a worker beyond the deadline before going on without it.
+REPLY_GRACE = 0.3
+
+_pool: Pool | None = None
+_pool_owner = 0  # the process that made ``_pool`` (a forked child must not use its parent's)
+_pool_size = 0
+
+
+def expert_settings(game_name: str) -> dict[str, Any]:
+    """What the expert changes in the hard level's settings for ``game_name``."""
+    return {**EXPERT_SETTINGS, **EXPERT_SETTINGS_BY_GAME.get(game_name, {})}
+
+
+def _worker_count() -> int:
+    """Workers besides this process: one per other core, none inside a daemonic process."""
+    if multiprocessing.current_process().daemon:
+        return 0
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(0, cores - 1)
+
+
+def _warm_up(game_name: str) -> None:
+    """Import the game and its heuristic in a new worker before its first search needs them."""
+    build_search(game_name, 0)
+    from meeple.bots.heuristics import has_heuristic
+
+    has_heuristic(game_name)
+
+
+def _start_method() -> str:
+    """``fork`` in a process with one thread (quick, and a script without a ``__main__`` guard is not
+    run again in every worker); ``forkserver`` beside other threads, which a fork could copy mid-lock."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return "fork"
+    return "forkserver" if "forkserver" in methods else "spawn"
+
+
+def _shared_pool(size: int, game_name: str) -> Pool | None:
+    """This process's pool of ``size`` workers, made once and warmed up for ``game_name`` (the
+    warm-ups run before the first searches reach the workers)."""
+    global _pool, _pool_owner, _pool_size
+    if size <= 0:
+        return None
+    if _pool is not None and _pool_owner == os.getpid() and _pool_size == size:
+        return _pool
+    context = multiprocessing.get_context(_start_method())
+    try:
+        _pool = context.Pool(size)
+    except (AssertionError, OSError):  # a daemonic process, or no more processes allowed
+        _pool = None
+        return None
+    _pool_owner, _pool_size = os.getpid(), size
+    for _ in range(size):
+        _pool.apply_async(_warm_up, (game_name,))
+    return _pool
+
+
+def _close_pool() -> None:
+    if _pool is not None and _pool_owner == os.getpid():
+        _pool.terminate()
+
+
+atexit.register(_close_pool)
+
+def _search_in_worker(game_name: str, seed: str, overrides: dict[str, Any], state: GameState[Any],
+                      candidates: list[Any] | None, started: float) -> RootStatistics:
+    """One independent search in a worker process, on the same clock as the main process's
+    (``time.perf_counter`` is the system's monotonic clock on Linux)."""
+    search = build_search(game_name, seed, overrides, base=expert_settings(game_name))
+    return search.search(state, candidates, started=started)
+
+
+class ExpertBot:
+    """The "expert" level: ``build_search`` with ``EXPERT_SETTINGS`` on this process and every other core."""
+
+    name = "expert"
+
+    def __init__(self, seed: int | str = 0, processes: int | None = None, **overrides: Any) -> None:
+        self.seed = seed
+        self.processes = processes
+        self.overrides = overrides
+        self.decisions = 0
+        self.last_iterations = 0
+        self.last_rollouts = 0
+        self._search: ISMCTSBot | None = None
+        self._game_name: str | None = None
+
+    def search_for(self, game_name: str) -> ISMCTSBot:
+        """This process's share of the search for ``game_name``."""
+        if self._search is None or self._game_name != game_name:
+            self._search = build_search(game_name, self.seed, self.overrides, base=expert_settings(game_name))
+            self._game_name = game_name
+        return self._search
+
+    def choose(self, state: GameState[Any]) -> Any:
+        started = time.perf_counter()
+        game_name = state.game.name
+        search = self.search_for(game_name)
+        legal = list(state.legal_actions())
+        if len(legal) == 1:
+            self.last_iterations = self.last_rollouts = 0
+            return legal[0]
+        candidates = None
+        if search.paired_root is not None and search.rollout_policy is not None:
+            candidates = search.root_candidates(state, legal, search.paired_root)
+        workers = _worker_count() if self.processes is None else self.processes
+        pool = _shared_pool(workers, game_name)
+        self.decisions += 1
+        replies = []
+        if pool is not None:
+            for index in range(workers):
+                seed = f"{self.seed}/worker{index}/{self.decisions}"
+                replies.append(pool.apply_async(_search_in_worker,
+                                                (game_name, seed, self.overrides, state, candidates, started)))
+        statistics = search.search(state, candidates, started=started)
+        budget = search.time_limit or 0.0
+        for reply in replies:
+            remaining = started + budget + REPLY_GRACE - time.perf_counter()
+            try:
+                statistics.merge(reply.get(timeout=max(0.01, remaining)))
+            except multiprocessing.TimeoutError:
+                continue  # a worker the machine starved: the decision goes on without it
+        self.last_iterations = statistics.iterations
+        self.last_rollouts = statistics.rollouts
+        return search.decide(statistics)
+
+
+def expert_bot(seed: int | str = 0, **overrides: Any) -> ExpertBot:
+    """The strongest level: the hard search for 4.5 s on every core; keywords override its settings."""
+    return ExpertBot(seed, **overrides)
