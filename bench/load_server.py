@@ -876,6 +876,10 @@ class Run:
         self.summary: list[str] = []
         self.errors = 0
         self.client_bound: list[int] = []
+        self.services: list[tuple[str, int]] = []  # (name, port) of the database and Redis, if on this machine
+        for name, url, port in (("postgresql", args.database_url, 5432), ("redis", args.redis, 6379)):
+            if not args.url and url and "://" in url and url.startswith(name):
+                self.services.append((name, urlsplit(url).port or port))
         self.disturbed: list[int] = []
 
     def start_clients(self) -> None:
@@ -920,6 +924,11 @@ class Run:
     def server_sample(self) -> dict[int, float | None]:
         return {pid: cpu_seconds(pid) for server in self.servers for pid in server.pids()}
 
+    def service_sample(self) -> dict[str, dict[int, float | None]]:
+        """CPU seconds of each process of the database and Redis this run uses, when they run here."""
+        return {name: {pid: cpu_seconds(pid) for root in listening_pids(port) for pid in children_of(root)}
+                for name, port in self.services}
+
     def level(self, number: int, tables: int) -> None:
         args = self.args
         print(f"== level {number}/{len(args.levels)}: {tables} tables ==", flush=True)
@@ -934,16 +943,22 @@ class Run:
             conn.send(("measure", start, end))
         time.sleep(max(0.0, start - time.monotonic()))
         before, machine_before, own_before = self.server_sample(), machine_busy(), time.process_time()
+        services_before = self.service_sample()
         time.sleep(max(0.0, end - time.monotonic()))
         after, machine_after, own = self.server_sample(), machine_busy(), time.process_time() - own_before
+        services: dict[str, float] = {}
+        for name, pids in self.service_sample().items():  # a process that started meanwhile counts whole
+            used = sum(cpu - (services_before[name].get(pid) or 0.0) for pid, cpu in pids.items() if cpu is not None)
+            services[name] = used / (end - start) * 100
         rss = {pid: rss_bytes(pid) for pid in after}
         reports = self.gather("report", args.timeout + 60)
-        self.print_level(tables, setup, ready, reports, before, after, rss, machine_before, machine_after, own)
+        self.print_level(tables, setup, ready, reports, before, after, rss, machine_before, machine_after, own,
+                         services)
 
     def print_level(self, tables: int, setup: float, ready: list[dict[str, Any]], reports: list[dict[str, Any]],
                     before: dict[int, float | None], after: dict[int, float | None], rss: dict[int, int | None],
                     machine_before: tuple[float, float] | None, machine_after: tuple[float, float] | None,
-                    own_cpu: float) -> None:
+                    own_cpu: float, services: dict[str, float]) -> None:
         wall = max(r["wall"] for r in reports)
         sender = [x for r in reports for x in r["sender"]]
         fanout = [x for r in reports for x in r["fanout"]]
@@ -1005,8 +1020,12 @@ class Run:
                 memory = rss.get(pid)
                 key = f"server{number} pid {pid}"
                 lines += [(f"{key} rss MB", f"{memory / 2**20:.1f}" if memory else "n/a"), (f"{key} cpu %", cpu)]
+        for name, used in services.items():
+            lines.append((f"{name} cpu % (all its processes)", f"{used:.1f}"))
         client_cpu = [r["cpu"] / r["wall"] * 100 for r in reports]
         if moves:
+            lines += [(f"{name} cpu ms per move", f"{used / 100 * wall / moves * 1000:.2f}")
+                      for name, used in services.items()]
             # CPU time per move hardly depends on who else uses the machine: the ceiling it implies is a
             # figure a shared machine still gives (it counts the replacement of finished games too)
             per_move = server_cpu / 100 * wall / moves
@@ -1018,7 +1037,7 @@ class Run:
         if machine_before and machine_after and machine_after[1] > machine_before[1]:
             cores = os.cpu_count() or 1
             machine = (machine_after[0] - machine_before[0]) / (machine_after[1] - machine_before[1]) * cores * 100
-            others = max(0.0, machine - server_cpu - sum(client_cpu) - own_cpu / wall * 100)
+            others = max(0.0, machine - server_cpu - sum(services.values()) - sum(client_cpu) - own_cpu / wall * 100)
             lines += [(f"machine cpu % (of {cores * 100})", f"{machine:.1f}"),
                       ("other processes cpu %", f"{others:.1f}")]
         lines += [(f"client{r['index']} cpu %", f"{c:.1f}") for r, c in zip(reports, client_cpu, strict=True)]
