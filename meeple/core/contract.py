@@ -28,6 +28,8 @@ from meeple.core.rng import Rng, as_rng
 
 JSON = dict[str, Any]
 STATE_FORMAT = 1
+#: Imported observation modules by name (``Game.observation_module``), so asking costs a dict lookup.
+_OBSERVATION_APIS: dict[str | None, ObservationAPI] = {}
 
 
 class Action(Hashable, Protocol):
@@ -125,10 +127,12 @@ class Game(ABC, Generic[S]):
     observation_module: ClassVar[str | None] = None
 
     def _observation_api(self) -> ObservationAPI:
-        if self.observation_module is None:
-            raise NotImplementedError(f"{self.title} has no typed observation nor structured actions")
-        module: ObservationAPI = importlib.import_module(self.observation_module)
-        return module
+        api = _OBSERVATION_APIS.get(self.observation_module)
+        if api is None:
+            if self.observation_module is None:
+                raise NotImplementedError(f"{self.title} has no typed observation nor structured actions")
+            api = _OBSERVATION_APIS[self.observation_module] = importlib.import_module(self.observation_module)
+        return api
 
     def observe(self, state: S, seat: int | None) -> Observation:
         """What ``seat`` may know of ``state`` as typed data; called through ``state.observation``."""

@@ -6,14 +6,15 @@ counts are divided by a documented cap and saturate at 1. Seats are relative to 
 of every per-seat axis is the observer, 1 the next seat clockwise, and so on; a "seat one-hot" is all
 zero for "nobody". The fields, their shapes, caps and meaning are in ``fields`` (and docs/research.md).
 
-Encoding is sparse: a game's ``_fill`` lists the flat positions of the non-zero raw values, so its cost
-follows what is on the table, not the size of the vector.
+Encoding is mostly sparse: a game's ``_fill`` lists flat positions and raw values (whole rows at once
+where they are dense, single entries for one-hots), or writes big tables into the raw vector with
+numpy, so its cost follows what is on the table more than the size of the vector.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from math import prod
 from typing import Any, ClassVar
@@ -70,14 +71,21 @@ class Encoder(ABC):
         """The fields in vector order."""
 
     @abstractmethod
-    def _fill(self, obs: Any, at: list[int], values: list[float]) -> None:
-        """Append the flat position and raw value of every non-zero entry (each position once)."""
+    def _fill(self, obs: Any, at: list[int], values: list[float], raw: Vector) -> None:
+        """Write the raw values: append flat positions and values (each position once), or write into
+        ``raw`` (zeros; the listed values are set after ``_fill`` returns)."""
 
     def relative(self, obs: Observation) -> list[int]:
         """``relative[seat]``: the seat's index on every per-seat axis (the observer first)."""
         me = obs.seat or 0
         n = self.players
         return [(seat - me) % n for seat in range(n)]
+
+    def order(self, obs: Observation) -> list[int]:
+        """The seats in relative order: ``order[r]`` is the seat at index ``r`` (the inverse of ``relative``)."""
+        me = obs.seat or 0
+        n = self.players
+        return [(me + r) % n for r in range(n)]
 
     def encode(self, obs: Observation) -> Vector:
         """The flat vector (float32, values in [0, 1])."""
@@ -86,9 +94,10 @@ class Encoder(ABC):
                              f"{self.players}-player {self.game} encoder")
         at: list[int] = []
         values: list[float] = []
-        self._fill(obs, at, values)
         out = np.zeros(self.size, np.float32)
-        out[at] = values
+        self._fill(obs, at, values, out)
+        count = len(at)  # fromiter converts Python numbers several times faster than np.array
+        out[np.fromiter(at, np.intp, count)] = np.fromiter(values, np.float32, count)
         out *= self._scale
         np.clip(out, 0.0, 1.0, out=out)
         return out
@@ -136,9 +145,23 @@ def one_hot(at: list[int], values: list[float], start: int, index: int) -> None:
         values.append(1.0)
 
 
-def counts(at: list[int], values: list[float], start: int, numbers: Iterable[float]) -> None:
-    """Raw values at ``start``, ``start + 1``, … (zeros skipped)."""
-    for i, v in enumerate(numbers):
-        if v:
-            at.append(start + i)
-            values.append(v)
+def dense(at: list[int], values: list[float], start: int, numbers: Sequence[float]) -> None:
+    """Raw values at ``start``, ``start + 1``, … (one C-level extend each)."""
+    at.extend(range(start, start + len(numbers)))
+    values.extend(numbers)
+
+
+def rows(
+    at: list[int], values: list[float], start: int, table: Sequence[Sequence[float]], order: Sequence[int]
+) -> None:
+    """A per-seat table, its rows in relative order: row ``r`` is ``table[order[r]]``."""
+    width = len(table[0])
+    for r, seat in enumerate(order):
+        at.extend(range(start + width * r, start + width * (r + 1)))
+        values.extend(table[seat])
+
+
+def per_seat(at: list[int], values: list[float], start: int, numbers: Sequence[float], order: Sequence[int]) -> None:
+    """One number per seat, in relative order."""
+    at.extend(range(start, start + len(order)))
+    values.extend([numbers[seat] for seat in order])

@@ -79,7 +79,7 @@ class MeepleAECEnv(AECEnv):  # type: ignore[misc]
         self.action_spaces = {agent: spaces.Discrete(self.num_actions) for agent in self.possible_agents}
         self._seeder: Rng | None = None
         self._steps = 0
-        self._turn = 0  # cycle mode: the seat whose step it is
+        self._rewarded = False  # some reward is non-zero since the last clearing
         self.reset()
 
     # --- the PettingZoo API ---------------------------------------------------------------------
@@ -105,8 +105,9 @@ class MeepleAECEnv(AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._steps = 0
-        self._turn = 0
-        self.agent_selection = self.possible_agents[0 if self.cycle else self._deciding()]
+        self._rewarded = False
+        seat = self.driver.state.current_player
+        self.agent_selection = self.possible_agents[0 if self.cycle or seat is None else seat]
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self.agent_seat[agent]
@@ -124,6 +125,16 @@ class MeepleAECEnv(AECEnv):  # type: ignore[misc]
             return mask
         return self.driver.mask(self.num_actions)
 
+    def legal_actions(self, agent: str) -> list[int]:
+        """The indexes ``action_mask(agent)`` marks, as a list (cheaper than the mask when an agent only
+        picks among them)."""
+        state = self.driver.state
+        if state.is_over:
+            return []
+        if self.agent_seat[agent] != state.current_player:
+            return [self.wait] if self.cycle else []
+        return list(self.driver.legal())
+
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -133,27 +144,31 @@ class MeepleAECEnv(AECEnv):  # type: ignore[misc]
         driver = self.driver
         state = driver.state
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        if self._rewarded:  # rewards are rare (illegal actions, the end): clear them only after one
+            self._clear_rewards()
+            self._rewarded = False
         index = int(action)
         deciding = seat == state.current_player
         # the deciding seat plays a legal index; another (cycle mode) may only wait
         legal = driver.play(index) if deciding and index != self.wait else not deciding and index == self.wait
         if not legal:
             self.rewards[agent] = self.illegal_action_reward
+            self._rewarded = True
         self._steps += 1
         if state.is_over:
             for other, payoff in zip(self.possible_agents, outcome(state), strict=True):
                 self.rewards[other] += payoff
                 self.terminations[other] = True
+            self._rewarded = True
         elif self.max_cycles is not None and self._steps >= self.max_cycles * driver.players:
             for other in self.agents:
                 self.truncations[other] = True
         if self.cycle:
-            self._turn = (seat + 1) % driver.players
-            self.agent_selection = self.possible_agents[self._turn]
+            self.agent_selection = self.possible_agents[(seat + 1) % driver.players]
         elif not state.is_over:
-            self.agent_selection = self.possible_agents[self._deciding()]
-        self._accumulate_rewards()
+            self.agent_selection = self.possible_agents[state.current_player]  # type: ignore[index]
+        if self._rewarded:
+            self._accumulate_rewards()
         if self.terminations[agent] or self.truncations[agent]:
             self._deads_step_first()
         if self.render_mode == "human":
@@ -169,12 +184,6 @@ class MeepleAECEnv(AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         pass
-
-    # --- helpers ---------------------------------------------------------------------------------
-
-    def _deciding(self) -> int:
-        seat = self.driver.state.current_player
-        return 0 if seat is None else seat
 
 
 def env(game_name: str, players: int = 2, **options: Any) -> MeepleAECEnv:

@@ -69,3 +69,20 @@ def test_docs_show_the_encodings_and_tables_of_the_code(name: str) -> None:
     for players in range(game.min_players, game.max_players + 1):
         assert encoder(name, players).markdown() in docs, f"docs/research.md: the {name} encoding is out of date"
         assert action_table(name, players).digest in docs, f"docs/research.md: the {name} table digest is missing"
+
+
+@pytest.mark.parametrize(("name", "players"), [(name, 3) for name in sorted({n for n, _ in CASES})])
+def test_seats_are_relative_to_the_observer(name: str, players: int) -> None:
+    coder = encoder(name, players)
+    for state in positions(name, players, 5, 31)[:-1]:
+        deciding = state.current_player
+        for seat in range(players):
+            named = coder.encode_dict(state.observation(seat))
+            assert int(np.argmax(named["current_player"])) == (deciding - seat) % players
+    money = {"citadels": ("gold", "gold"), "burgundy": ("silverlings", None), "caylus": ("deniers", "deniers"),
+             "palais_royal": ("gold", "gold")}[name]
+    if money[1] is not None:
+        observation = state.observation(1)
+        cap = next(f.cap for f in coder.fields if f.name == money[1])
+        expected = [min(getattr(observation, money[0])[(1 + r) % players] / cap, 1.0) for r in range(players)]
+        assert coder.encode_dict(observation)[money[1]].tolist() == pytest.approx(expected)

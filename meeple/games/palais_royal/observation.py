@@ -103,12 +103,14 @@ def observe(state: PalaisRoyalState, seat: int | None) -> PalaisObservation:
     in_play = phase == PLAY
     rooms = state.rooms
     majority = []
-    for r in range(9):
+    for r in range(9):  # only a seat with the most servants there can hold the majority
+        most = max([rooms[p][r] for p in range(n)])
         holder = -1
-        for p in range(n):
-            if state.holds_majority(p, r):
-                holder = p
-                break
+        if most:
+            for p in range(n):
+                if rooms[p][r] == most and state.holds_majority(p, r):
+                    holder = p
+                    break
         majority.append(holder)
     garden = state.garden
     costs = tuple(state.recruit_cost(q, state.seat) if in_play and garden[q] >= 0 else -1 for q in range(GARDEN_SIZE))

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
+
 from meeple.games.burgundy.data import (
     ANIMAL_COUNT,
     ANIMAL_KIND,
@@ -19,7 +21,7 @@ from meeple.games.burgundy.data import (
 )
 from meeple.games.burgundy.observation import BurgundyObservation
 from meeple.games.burgundy.state import PENDING_NAMES
-from meeple.research.encoding import Encoder, Field, counts, one_hot
+from meeple.research.encoding import Encoder, Field, Vector, dense, one_hot, rows
 
 #: Per estate space: 6 board colours, filled, 8 buildings, 4 animal kinds, the animals on it.
 SPACE_WIDTH = 6 + 1 + len(BUILDINGS) + 4 + 1
@@ -27,7 +29,7 @@ _ANIMALS_AT = 6 + 1 + len(BUILDINGS) + 4
 TILES = TILE_KINDS
 _BUILDING = tuple(t - FIRST_BUILDING if FIRST_BUILDING <= t < FIRST_BUILDING + len(BUILDINGS) else -1
                   for t in range(TILES))
-_BOARD_TYPES = {key: board.types[1:] for key, board in BOARDS.items()}
+_BOARD_TYPES = {key: np.array(board.types[1:]) for key, board in BOARDS.items()}
 
 
 class BurgundyEncoder(Encoder):
@@ -71,10 +73,11 @@ class BurgundyEncoder(Encoder):
                   "tiles removed"),
         )
 
-    def _fill(self, obs: Any, at: list[int], values: list[float]) -> None:
+    def _fill(self, obs: Any, at: list[int], values: list[float], raw: Vector) -> None:
         o: BurgundyObservation = obs
         n = self.players
         rel = self.relative(o)
+        order = self.order(o)
         off = self.offset
         one_hot(at, values, off["phase"], o.phase)
         one_hot(at, values, off["round"], o.round - 1)
@@ -82,14 +85,11 @@ class BurgundyEncoder(Encoder):
             one_hot(at, values, off["current_player"], rel[o.current_player])
         if o.turn_seat >= 0:
             one_hot(at, values, off["turn_seat"], rel[o.turn_seat])
-        left = [0] * 6
-        for die in o.dice_left:
-            left[die - 1] += 1
-        counts(at, values, off["dice_left"], left)
-        counts(at, values, off["bought"], (o.bought,))
+        dense(at, values, off["dice_left"], _die_counts(o.dice_left))
+        dense(at, values, off["bought"], (o.bought,))
         if o.pending:
             one_hot(at, values, off["pending"], PENDING_NAMES.index(o.pending))
-        counts(at, values, off["pending_depth"], (len(o.pending_stack),))
+        dense(at, values, off["pending_depth"], (len(o.pending_stack),))
         one_hot(at, values, off["pending_die"], o.pending_die - 1)
         if o.pending_building:
             one_hot(at, values, off["pending_building"], ("carpenter", "church", "market").index(o.pending_building))
@@ -98,50 +98,29 @@ class BurgundyEncoder(Encoder):
         for d in o.pending_depots:
             at.append(keep + d - 1)
             values.append(1.0)
-        counts(at, values, keep + 6, (o.pending_free_slots,))
+        dense(at, values, keep + 6, (o.pending_free_slots,))
         estates = off["estates"]
-        order = o.track_order
-        for seat in range(n):
-            r = rel[seat]
+        track = o.track_order
+        for r, seat in enumerate(order):
             start = estates + r * SPACES * SPACE_WIDTH
+            spaces = raw[start:start + SPACES * SPACE_WIDTH].reshape(SPACES, SPACE_WIDTH)
             board = o.boards[seat]
             if board:
-                for space, colour in enumerate(_BOARD_TYPES[board]):
-                    at.append(start + SPACE_WIDTH * space + colour)
-                    values.append(1.0)
-            for space, tile in enumerate(o.estates[seat]):
-                if tile >= 0:
-                    cell = start + SPACE_WIDTH * space
-                    at.append(cell + 6)
-                    values.append(1.0)
-                    building = _BUILDING[tile]
-                    if building >= 0:
-                        at.append(cell + 7 + building)
-                        values.append(1.0)
-                    animal = ANIMAL_KIND[tile]
-                    if animal >= 0:
-                        at.append(cell + 7 + len(BUILDINGS) + animal)
-                        values.append(1.0)
-                        at.append(cell + _ANIMALS_AT)
-                        values.append(ANIMAL_COUNT[tile])
-            counts(at, values, off["seat_numbers"] + 6 * r, (
+                spaces[_SPACE_ROWS, _BOARD_TYPES[board]] = 1.0
+            spaces[:, 6:] = _TILE_FEATURES[np.array(o.estates[seat])]  # -1 (empty) reads the zero row
+            dense(at, values, off["seat_numbers"] + 6 * r, (
                 max(o.empty_spaces[seat], 0), o.vp[seat] / 5, o.silverlings[seat], o.workers[seat],
-                o.track_position[seat], order.index(seat) + 1))
-            counts(at, values, off["goods"] + 6 * r, o.goods[seat])
-            counts(at, values, off["sold"] + 6 * r, o.sold[seat])
+                o.track_position[seat], track.index(seat) + 1))
             stored = [0] * TILES
             for tile in o.storage[seat]:
                 stored[tile] += 1
-            counts(at, values, off["storage"] + TILES * r, stored)
-            dice = [0] * 6
-            for die in o.dice[seat]:
-                if die:
-                    dice[die - 1] += 1
-            counts(at, values, off["dice"] + 6 * r, dice)
-            base = off["knowledge"] + 26 * r
-            for k in o.knowledge[seat]:
-                at.append(base + k - 1)
-                values.append(1.0)
+            dense(at, values, off["storage"] + TILES * r, stored)
+            dense(at, values, off["dice"] + 6 * r, _die_counts(o.dice[seat]))
+            base = off["knowledge"] + 26 * r - 1
+            at.extend([base + k for k in o.knowledge[seat]])
+            values.extend([1.0] * len(o.knowledge[seat]))
+        rows(at, values, off["goods"], o.goods, order)
+        rows(at, values, off["sold"], o.sold, order)
         base = off["bonus_tiles"]
         for colour in range(len(TYPE_LETTERS)):
             for size, holder in enumerate((o.bonus_large[colour], o.bonus_small[colour])):
@@ -150,17 +129,40 @@ class BurgundyEncoder(Encoder):
                     values.append(1.0)
         base = off["depots"]
         for depot, tiles in enumerate(o.depots):
-            on_depot = [0] * TILES
-            for tile in tiles:
-                on_depot[tile] += 1
-            counts(at, values, base + TILES * depot, on_depot)
-        base = off["depot_goods"]
-        for depot, goods in enumerate(o.depot_goods):
-            counts(at, values, base + 6 * depot, goods)
+            for tile in set(tiles):
+                at.append(base + TILES * depot + tile)
+                values.append(tiles.count(tile))
+        dense(at, values, off["depot_goods"], [g for goods in o.depot_goods for g in goods])
         round_goods = [0] * 6
         for g in o.round_goods:
             round_goods[g - 1] += 1
-        counts(at, values, off["round_goods"], round_goods)
+        dense(at, values, off["round_goods"], round_goods)
         one_hot(at, values, off["white_die"], o.white_die - 1)
-        counts(at, values, off["supply"], (*o.future_goods_stacks, o.box_goods, *o.white_piles, o.black_pile,
-                                           len(o.removed)))
+        dense(at, values, off["supply"], (*o.future_goods_stacks, o.box_goods, *o.white_piles, o.black_pile,
+                                          len(o.removed)))
+
+
+def _die_counts(dice: tuple[int, ...]) -> list[int]:
+    counts = [0] * 6
+    for die in dice:
+        if die:
+            counts[die - 1] += 1
+    return counts
+
+
+def _tile_features() -> Vector:
+    """Row ``t``: a filled space holding tile ``t`` (filled, building one-hot, animal kind one-hot, animals);
+    the last row, read for -1, is zero."""
+    table = np.zeros((TILES + 1, SPACE_WIDTH - 6), np.float32)
+    for tile in range(TILES):
+        table[tile, 0] = 1.0
+        if _BUILDING[tile] >= 0:
+            table[tile, 1 + _BUILDING[tile]] = 1.0
+        if ANIMAL_KIND[tile] >= 0:
+            table[tile, 1 + len(BUILDINGS) + ANIMAL_KIND[tile]] = 1.0
+            table[tile, _ANIMALS_AT - 6] = ANIMAL_COUNT[tile]
+    return table
+
+
+_TILE_FEATURES = _tile_features()
+_SPACE_ROWS = np.arange(SPACES)

@@ -6,12 +6,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
+
 from meeple.games.caylus.data import CUBES, LAST_SPACE, ROWS, STABLES_SPOTS, TILES
 from meeple.games.caylus.observation import CaylusObservation
 from meeple.games.caylus.state import PENDING_NAMES
-from meeple.research.encoding import Encoder, Field, counts, one_hot
+from meeple.research.encoding import Encoder, Field, Vector, dense, one_hot, rows
 
 T = len(TILES)
+_ROAD_ROWS = T * np.arange(LAST_SPACE)  # flat offset of each road space's tile one-hot
 PENDING = PENDING_NAMES[1:]  # "none" never waits for a decision
 
 
@@ -58,12 +61,13 @@ class CaylusEncoder(Encoder):
             Field("scores", (n, 2), 120, "prestige now, score were the game to end now", "n × 2"),
         )
 
-    def _fill(self, obs: Any, at: list[int], values: list[float]) -> None:
+    def _fill(self, obs: Any, at: list[int], values: list[float], raw: Vector) -> None:
         o: CaylusObservation = obs
         n = self.players
         rel = self.relative(o)
+        order = self.order(o)
         off = self.offset
-        counts(at, values, off["turn"], (o.turn,))
+        dense(at, values, off["turn"], (o.turn,))
         one_hot(at, values, off["phase"], o.phase - 1)
         if o.pending:
             one_hot(at, values, off["pending"], PENDING.index(o.pending))
@@ -72,23 +76,24 @@ class CaylusEncoder(Encoder):
         one_hot(at, values, off["pending_space"], o.pending_space - 1)
         if o.pending_worker >= 0:
             one_hot(at, values, off["pending_worker"], rel[o.pending_worker])
-        counts(at, values, off["pending_numbers"], (o.pending_favours, o.pending_column, o.pending_batches,
-                                                   o.place_price))
+        dense(at, values, off["pending_numbers"], (o.pending_favours, o.pending_column, o.pending_batches,
+                                                  o.place_price))
         one_hot(at, values, off["pending_section"], o.pending_section)
-        for name, order in (("turn_order", o.turn_order), ("passing_order", o.passing_order)):
+        for name, sequence in (("turn_order", o.turn_order), ("passing_order", o.passing_order)):
             base = off[name]
-            for position, seat in enumerate(order):
+            for position, seat in enumerate(sequence):
                 at.append(base + n * rel[seat] + position)
                 values.append(1.0)
-        counts(at, values, off["bailiff_provost"], (o.bailiff, o.provost))
-        tiles, owners, workers, residence = (off["road_tiles"], off["road_owners"], off["road_workers"],
-                                             off["road_residence_of"])
-        for s in range(LAST_SPACE):
-            one_hot(at, values, tiles + T * s, o.road_tiles[s])
-            for base, seat in ((owners, o.road_owners[s]), (workers, o.road_workers[s]),
-                               (residence, o.road_residence_of[s])):
+        dense(at, values, off["bailiff_provost"], (o.bailiff, o.provost))
+        tiles = np.array(o.road_tiles)
+        built = tiles >= 0
+        raw[off["road_tiles"] + _ROAD_ROWS[built] + tiles[built]] = 1.0
+        for name, seats in (("road_owners", o.road_owners), ("road_workers", o.road_workers),
+                            ("road_residence_of", o.road_residence_of)):
+            base = off[name]
+            for space, seat in enumerate(seats):
                 if seat >= 0:
-                    at.append(base + n * s + rel[seat])
+                    at.append(base + n * space + rel[seat])
                     values.append(1.0)
         base = off["specials"]
         for i, seat in enumerate((o.gate, o.trading_post, o.guild, o.joust)):
@@ -104,29 +109,30 @@ class CaylusEncoder(Encoder):
         in_castle = [0] * n
         for seat in o.castle_workers:
             in_castle[rel[seat]] += 1
-        counts(at, values, off["castle_workers"], in_castle)
+        dense(at, values, off["castle_workers"], in_castle)
         base = off["houses"]
         for section in range(3):
             for seat in range(n):
                 if o.houses[section][seat]:
                     at.append(base + n * section + rel[seat])
                     values.append(o.houses[section][seat])
-        counts(at, values, off["castle"], (*o.castle_filled, o.sections_scored, o.favour_cap))
+        dense(at, values, off["castle"], (*o.castle_filled, o.sections_scored, o.favour_cap))
         queue = [0] * n
         for seat, favours in o.favour_queue:
             queue[rel[seat]] += favours
-        counts(at, values, off["favour_queue"], queue)
-        for seat in range(n):
-            r = rel[seat]
-            counts(at, values, off["deniers"] + r, (o.deniers[seat],))
-            counts(at, values, off["cubes"] + 5 * r, o.cubes[seat])
-            counts(at, values, off["prestige"] + r, (o.prestige[seat],))
-            counts(at, values, off["favours"] + 4 * r, o.favours[seat])
-            counts(at, values, off["favour_rows_used"] + 4 * r, o.favour_rows_used[seat])
-            counts(at, values, off["workers"] + 3 * r, (o.workers_available[seat], o.workers_placed[seat],
-                                                        o.batches[seat]))
-            counts(at, values, off["scores"] + 2 * r, (o.prestige[seat], o.final_scores[seat]))
-        counts(at, values, off["stock"], o.stock)
+        dense(at, values, off["favour_queue"], queue)
+        for r, seat in enumerate(order):
+            at.append(off["deniers"] + r)
+            values.append(o.deniers[seat])
+            at.append(off["prestige"] + r)
+            values.append(o.prestige[seat])
+            dense(at, values, off["workers"] + 3 * r, (o.workers_available[seat], o.workers_placed[seat],
+                                                       o.batches[seat]))
+            dense(at, values, off["scores"] + 2 * r, (o.prestige[seat], o.final_scores[seat]))
+        rows(at, values, off["cubes"], o.cubes, order)
+        rows(at, values, off["favours"], o.favours, order)
+        rows(at, values, off["favour_rows_used"], o.favour_rows_used, order)
+        dense(at, values, off["stock"], o.stock)
         base = off["removed"]
         for t in o.removed_neutral:
             at.append(base + t)

@@ -9,7 +9,7 @@ from typing import Any
 
 from meeple.games.citadels.data import DISTRICT_TYPE, KIND_COUNT
 from meeple.games.citadels.observation import CitadelsObservation
-from meeple.research.encoding import Encoder, Field, counts, one_hot
+from meeple.research.encoding import Encoder, Field, Vector, dense, one_hot, per_seat
 
 PHASES = ("pick", "discard", "turn", "keep", "redraw", "graveyard", "over")
 D = KIND_COUNT  # district kinds
@@ -57,26 +57,23 @@ class CitadelsEncoder(Encoder):
             Field("graveyard_card", (D,), 1, "the destroyed district offered to the Graveyard"),
         )
 
-    def _fill(self, obs: Any, at: list[int], values: list[float]) -> None:
+    def _fill(self, obs: Any, at: list[int], values: list[float], raw: Vector) -> None:
         o: CitadelsObservation = obs
         n = self.players
         rel = self.relative(o)
+        order = self.order(o)
         off = self.offset
         one_hot(at, values, off["phase"], PHASES.index(o.phase))
-        counts(at, values, off["round"], (o.round,))
+        dense(at, values, off["round"], (o.round,))
         if o.current_player is not None:
             one_hot(at, values, off["current_player"], rel[o.current_player])
         one_hot(at, values, off["crown"], rel[o.crown])
-        counts(at, values, off["complete_at"], (o.complete_at,))
+        dense(at, values, off["complete_at"], (o.complete_at,))
         if o.first_complete >= 0:
             one_hot(at, values, off["first_complete"], rel[o.first_complete])
-        counts(at, values, off["deck"], (o.deck_count,))
+        dense(at, values, off["deck"], (o.deck_count,))
         for name, numbers in (("gold", o.gold), ("hand_counts", o.hand_counts), ("scores", o.scores)):
-            base = off[name]
-            for seat in range(n):
-                if numbers[seat]:
-                    at.append(base + rel[seat])
-                    values.append(numbers[seat])
+            per_seat(at, values, off[name], numbers, order)
         sizes, types, cities = off["city_sizes"], off["city_types"], off["cities"]
         for seat in range(n):
             city = o.cities[seat]
@@ -89,32 +86,32 @@ class CitadelsEncoder(Encoder):
                     per_type[DISTRICT_TYPE[d]] += 1
                     at.append(cities + D * r + d)  # a city never holds a name twice
                     values.append(1.0)
-                counts(at, values, types + 5 * r, per_type)
+                dense(at, values, types + 5 * r, per_type)
         for name, cards in (("hand", o.hand), ("drawn", o.drawn), ("marked", o.marked)):
             if cards:
                 per_kind = [0] * D
                 for d in cards:
                     per_kind[d] += 1
-                counts(at, values, off[name], per_kind)
+                dense(at, values, off[name], per_kind)
         for name, characters in (("face_up", o.face_up), ("face_down_seen", o.face_down_seen),
                                  ("my_characters", o.my_characters), ("offered", o.offered or ())):
             base = off[name]
             for c in characters:
                 at.append(base + c)
                 values.append(1.0)
-        counts(at, values, off["face_down_count"], (o.face_down_count,))
+        dense(at, values, off["face_down_count"], (o.face_down_count,))
         base = off["revealed"]
         for c, holder in enumerate(o.revealed):
             if holder >= 0:
                 one_hot(at, values, base + n * c, rel[holder])
         one_hot(at, values, off["murdered"], o.murdered)
         one_hot(at, values, off["robbed"], o.robbed)
-        counts(at, values, off["offered_count"], (o.offered_count,))
+        dense(at, values, off["offered_count"], (o.offered_count,))
         one_hot(at, values, off["character"], o.character)
         if o.turn_seat >= 0:
             one_hot(at, values, off["turn_seat"], rel[o.turn_seat])
-        counts(at, values, off["turn_flags"], (o.gathered, o.tax_used, o.power_used, o.laboratory_used,
-                                              o.smithy_used, o.builds_left > 0))
-        counts(at, values, off["builds_left"], (o.builds_left,))
-        counts(at, values, off["keep"], (o.drawn_count, o.keeps_left))
+        dense(at, values, off["turn_flags"], (o.gathered, o.tax_used, o.power_used, o.laboratory_used,
+                                             o.smithy_used, o.builds_left > 0))
+        dense(at, values, off["builds_left"], (o.builds_left,))
+        dense(at, values, off["keep"], (o.drawn_count, o.keeps_left))
         one_hot(at, values, off["graveyard_card"], o.graveyard_card)

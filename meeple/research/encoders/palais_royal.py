@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
+
 from meeple.games.palais_royal.data import PRIVILEGE_CODES, components
 from meeple.games.palais_royal.observation import PalaisObservation
-from meeple.research.encoding import Encoder, Field, counts, one_hot
+from meeple.research.encoding import Encoder, Field, Vector, dense, one_hot, per_seat, rows
 
 PHASES = ("setup", "play", "over")
 PENDING = ("place", "step", "edge", "keep")
@@ -19,6 +21,22 @@ _NOBLES = components().nobles
 _PRIVILEGE = {code: i for i, code in enumerate(PRIVILEGE_CODES)}
 #: Per noble: (gold, turquoise, violet, VP, privilege index or -1).
 NOBLE_STATS = tuple((n.gold, n.turquoise, n.violet, n.vp, _PRIVILEGE.get(n.privilege, -1)) for n in _NOBLES)
+_NOBLE_COLUMNS = SQUARE_NUMBERS + len(PRIVILEGE_CODES)
+
+
+def _noble_table() -> Vector:
+    """Row ``t``: noble ``t``'s square columns (present, cost placeholder, printed numbers, privilege flag);
+    the last row, read for -1, is zero."""
+    table = np.zeros((len(NOBLE_STATS) + 1, _NOBLE_COLUMNS), np.float32)
+    for t, (gold, turquoise, violet, vp, privilege) in enumerate(NOBLE_STATS):
+        table[t, :SQUARE_NUMBERS] = (1, 0, gold, turquoise, violet, vp)
+        if privilege >= 0:
+            table[t, SQUARE_NUMBERS + privilege] = 1
+    return table
+
+
+_NOBLE_TABLE = _noble_table()
+_ONES_9 = (1.0,) * 9
 
 
 class PalaisRoyalEncoder(Encoder):
@@ -68,77 +86,74 @@ class PalaisRoyalEncoder(Encoder):
             Field("scores", (n,), 60, "running scores", "n"),
         )
 
-    def _fill(self, obs: Any, at: list[int], values: list[float]) -> None:
+    def _fill(self, obs: Any, at: list[int], values: list[float], raw: Vector) -> None:
         o: PalaisObservation = obs
         n = self.players
         rel = self.relative(o)
+        order = self.order(o)
         off = self.offset
         one_hot(at, values, off["phase"], PHASES.index(o.phase))
-        counts(at, values, off["round"], (o.round,))
-        counts(at, values, off["final_round"], (o.final_round,))
+        dense(at, values, off["round"], (o.round,))
+        dense(at, values, off["final_round"], (o.final_round,))
         one_hot(at, values, off["start_seat"], rel[o.start_seat])
         if o.current_player is not None:
             one_hot(at, values, off["current_player"], rel[o.current_player])
         base = off["layout"]
-        for cell, room in enumerate(o.layout):
-            one_hot(at, values, base + 9 * cell, room)
-        base = off["rooms"]
-        for seat in range(n):
-            counts(at, values, base + 9 * rel[seat], o.rooms[seat])
+        at.extend([base + 9 * cell + room for cell, room in enumerate(o.layout)])
+        values.extend(_ONES_9)
+        rows(at, values, off["rooms"], o.rooms, order)
         base = off["majority"]
         for room, holder in enumerate(o.majority):
             if holder >= 0:
-                one_hot(at, values, base + n * room, rel[holder])
+                at.append(base + n * room + rel[holder])
+                values.append(1.0)
         for name, numbers in (("cardinal_strength", o.cardinal_strength), ("pool", o.pool),
                               ("general_supply", o.general_supply), ("gold", o.gold),
                               ("hand_counts", o.hand_counts), ("scores", o.scores)):
-            base = off[name]
-            for seat in range(n):
-                if numbers[seat]:
-                    at.append(base + rel[seat])
-                    values.append(numbers[seat])
-        counts(at, values, off["gold_supply"], (max(o.gold_supply, 0),))
-        base = off["garden"]
-        width = SQUARE_NUMBERS + len(PRIVILEGE_CODES) + n
-        for q in range(36):
-            start = base + width * q
-            tile = o.garden[q]
-            if tile >= 0:
-                gold, turquoise, violet, vp, privilege = NOBLE_STATS[tile]
-                counts(at, values, start, (1, max(o.garden_costs[q], 0), gold, turquoise, violet, vp))
-                one_hot(at, values, start + SQUARE_NUMBERS, privilege)
-            servant = o.garden_servants[q]
-            if servant >= 0:
-                one_hot(at, values, start + SQUARE_NUMBERS + len(PRIVILEGE_CODES), rel[servant])
-        counts(at, values, off["garden_nobles_left"], (o.garden_nobles_left,))
+            per_seat(at, values, off[name], numbers, order)
+        if o.gold_supply > 0:
+            dense(at, values, off["gold_supply"], (o.gold_supply,))
+        self._garden(o, rel, at, values, raw)
+        dense(at, values, off["garden_nobles_left"], (o.garden_nobles_left,))
         base = off["nobles"]
-        for seat in range(n):
+        for r, seat in enumerate(order):
             owned = o.nobles[seat]
-            counts(at, values, base + 2 * rel[seat], (len(owned), sum(NOBLE_STATS[t][3] for t in owned)))
-        for name, table in (("active_privileges", o.active_privileges), ("waiting_privileges", o.waiting_privileges),
-                            ("played_cards", o.played_cards)):
-            base = off[name]
-            width = len(table[0])
-            for seat in range(n):
-                counts(at, values, base + width * rel[seat], table[seat])
+            if owned:
+                dense(at, values, base + 2 * r, (len(owned), sum([NOBLE_STATS[t][3] for t in owned])))
+        rows(at, values, off["active_privileges"], o.active_privileges, order)
+        rows(at, values, off["waiting_privileges"], o.waiting_privileges, order)
+        rows(at, values, off["played_cards"], o.played_cards, order)
         if o.hand is not None:
-            counts(at, values, off["hand"], o.hand)
-        counts(at, values, off["deck"], (o.deck_size, o.discard_size))
+            dense(at, values, off["hand"], o.hand)
+        dense(at, values, off["deck"], (o.deck_size, o.discard_size))
         if o.discard is not None:
-            counts(at, values, off["discard"], o.discard)
+            dense(at, values, off["discard"], o.discard)
         turn = o.turn
         if turn is not None:
             one_hot(at, values, off["step"], turn.step - 1)
-            counts(at, values, off["turn_numbers"], (
+            dense(at, values, off["turn_numbers"], (
                 max(turn.gate_allowance, 0), max(turn.movement_points, 0), turn.virtual_slots, turn.virtual_turquoise,
                 turn.virtual_violet, turn.patron_discount, turn.backdoor_virtual_left))
-            counts(at, values, off["turn_flags"], (
+            dense(at, values, off["turn_flags"], (
                 turn.gate_locked, turn.movement_locked, turn.mint_done, turn.king_done, turn.pomp_done, turn.tie_card,
                 turn.drew))
         if o.pending:
             one_hot(at, values, off["pending"], PENDING.index(o.pending))
-        counts(at, values, off["setup_left"], (o.setup_left,))
+        dense(at, values, off["setup_left"], (o.setup_left,))
         one_hot(at, values, off["edge_square"], o.edge_square)
-        counts(at, values, off["drawn_count"], (o.drawn_count,))
+        dense(at, values, off["drawn_count"], (o.drawn_count,))
         if o.drawn is not None:
-            counts(at, values, off["drawn"], o.drawn)
+            dense(at, values, off["drawn"], o.drawn)
+
+    def _garden(self, o: PalaisObservation, rel: list[int], at: list[int], values: list[float], raw: Vector) -> None:
+        """Each square's noble from the table of printed numbers (numpy), its cost, its garden servant."""
+        base = self.offset["garden"]
+        width = SQUARE_NUMBERS + len(PRIVILEGE_CODES) + self.players
+        square = raw[base:base + 36 * width].reshape(36, width)
+        square[:, :_NOBLE_COLUMNS] = _NOBLE_TABLE[np.array(o.garden)]  # -1 (no noble) reads the zero row
+        square[:, 1] = np.maximum(np.array(o.garden_costs), 0)
+        servant_at = base + SQUARE_NUMBERS + len(PRIVILEGE_CODES)
+        for q, seat in enumerate(o.garden_servants):
+            if seat >= 0:
+                at.append(servant_at + width * q + rel[seat])
+                values.append(1.0)
