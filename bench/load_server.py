@@ -19,8 +19,10 @@ are measured and printed, one figure per line (``key: value``):
 - moves/s: moves acknowledged to their sender in the window;
 - sender latency: act sent -> the sender's own update (the first message with a newer version);
   fan-out latency: act sent -> the last of the table's seats has its update;
-- errors: refusals (error messages), disconnects, timeouts (no update within ``--timeout``, or a table
-  that stopped moving), setup errors (HTTP refusals, failed connections), counted since the previous level;
+- errors: refusals (error messages), disconnects, timeouts (a move not seen by every seat within
+  ``--timeout``; split into those that arrived late and those lost, some seat still not sent them after
+  ``LOST_AFTER`` timeouts), stalls (a table that stopped moving), setup errors (HTTP refusals, failed
+  connections), counted since the previous level;
 - bytes per message (the JSON payload, before permessage-deflate) and per move;
 - each server process's RSS and CPU% (100% = one core), the machine's CPU, each client process's CPU
   and event-loop lag; when a client process is above ``SATURATED_CPU`` of a core or its loop lags
@@ -74,6 +76,8 @@ LEGAL_KEYS = ("legal", "legal_actions")
 #: a table is fast-forwarded by up to this many moves with --spread (random Citadels games last ~140-370)
 DEFAULT_SPREAD = {"citadels": 200}
 MAX_RECONNECTS = 3
+#: a move some seat has still not been sent after this many --timeout periods counts as lost
+LOST_AFTER = 3
 MAX_REFUSALS_PER_TABLE = 20
 
 
@@ -126,6 +130,9 @@ class Stats:
     refusals: Counter[str] = field(default_factory=Counter)
     disconnects: int = 0
     timeouts: int = 0
+    late: int = 0
+    lost: int = 0
+    stalls: int = 0
     setup_errors: Counter[str] = field(default_factory=Counter)
     replaced: int = 0
 
@@ -138,6 +145,7 @@ class Pending:
     measured: bool
     seen: set[int] = field(default_factory=set)
     own: bool = False
+    late: bool = False  # already counted as a timeout; still waited for, up to LOST_AFTER timeouts
 
 
 class Seat:
@@ -297,7 +305,8 @@ class Client:
             "index": self.config.index, "tables": len(self.tables), "positions": positions,
             "cpu": cpu, "wall": wall, "sender": stats.sender, "fanout": stats.fanout, "moves": stats.moves,
             "sizes": stats.sizes, "lag": stats.lag, "refusals": dict(stats.refusals),
-            "disconnects": stats.disconnects, "timeouts": stats.timeouts,
+            "disconnects": stats.disconnects, "timeouts": stats.timeouts, "late": stats.late, "lost": stats.lost,
+            "stalls": stats.stalls,
             "setup_errors": dict(stats.setup_errors), "replaced": stats.replaced,
         }
 
@@ -421,6 +430,8 @@ class Client:
             if len(pending.seen) == len(table.seats):
                 if pending.measured:
                     stats.fanout.append(now - pending.sent)
+                if pending.late:
+                    stats.late += 1
                 table.pendings.remove(pending)
         if version > table.version:
             table.version = version
@@ -499,20 +510,27 @@ class Client:
                 self.stats.lag.append(max(0.0, now - before - LAG_PROBE))
 
     async def watch_tables(self) -> None:
-        """Moves unanswered after ``timeout``, and tables that stopped moving, count as timeouts and are
-        refreshed (at most once a timeout period each)."""
-        timeout = self.config.timeout
+        """A move not seen by every seat after ``timeout`` is a timeout, and still waited for: if it arrives it
+        was late, if some seat has not been sent it after ``LOST_AFTER`` timeouts it is lost. A table that
+        stopped moving with no move outstanding is a stall. Lost moves and stalls are followed by a
+        refresh of the table's seats (at most once a timeout period each), so the table goes on."""
+        timeout, stats = self.config.timeout, self.stats
         while not self.stopping and time.monotonic() < self.config.deadline:
             await asyncio.sleep(min(1.0, timeout / 4))
-            now = time.monotonic()
+            now, stats = time.monotonic(), self.stats
             for table in list(self.tables.values()):
                 if table.closed or not table.playing:
                     continue
-                waiting = any(now - p.sent > timeout for p in table.pendings)
+                for pending in table.pendings:
+                    if not pending.late and now - pending.sent > timeout:
+                        pending.late = True
+                        stats.timeouts += 1
+                lost = [p for p in table.pendings if now - p.sent > LOST_AFTER * timeout]
                 stalled = not table.pendings and now - table.progress > timeout + 2 * self.config.think
-                if not (waiting or stalled):
+                if not (lost or stalled):
                     continue
-                self.stats.timeouts += 1
+                stats.lost += len(lost)
+                stats.stalls += 1 if stalled else 0
                 table.pendings.clear()
                 table.progress = now
                 for seat in table.seats:
@@ -973,7 +991,8 @@ class Run:
             setup_errors.update(r["setup_errors"])
         disconnects = sum(r["disconnects"] for r in reports)
         timeouts = sum(r["timeouts"] for r in reports)
-        errors = sum(refusals.values()) + disconnects + timeouts + sum(setup_errors.values())
+        stalls = sum(r["stalls"] for r in reports)
+        errors = sum(refusals.values()) + disconnects + timeouts + stalls + sum(setup_errors.values())
         self.errors += errors
         lines: list[tuple[str, Any]] = [
             ("tables", sum(r["tables"] for r in reports)),
@@ -993,6 +1012,9 @@ class Run:
             ("refusals", sum(refusals.values())),
             ("disconnects", disconnects),
             ("timeouts", timeouts),
+            ("timeouts that arrived late", sum(r["late"] for r in reports)),
+            ("timeouts lost (a seat not sent the move)", sum(r["lost"] for r in reports)),
+            ("stalls", stalls),
             ("setup errors", sum(setup_errors.values())),
         ]
         if refusals or setup_errors:
