@@ -6,7 +6,7 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -38,12 +38,20 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
+#: The PostgreSQL advisory lock migrations hold (an arbitrary constant: "meeple" in ASCII).
+MIGRATION_LOCK_KEY = 0x6D656570_6C65
+
+
 def migrate(engine: Engine, revision: str = "head") -> None:
     """Bring the schema up to the newest migration (a no-op when it already is); tests pass an older
     ``revision`` to build the schema an older meeple left behind."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # Several servers starting at once on one database (hosts behind one address): one migrates,
+            # the others wait here and then find the schema at head. Released when the transaction ends.
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
         config.attributes["connection"] = connection
         command.upgrade(config, revision)
 

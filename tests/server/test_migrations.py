@@ -89,3 +89,23 @@ def test_migration_0002_goes_down_and_up_again(database_url: str) -> None:
     migrate(engine)
     assert stored_keys(engine) == {"dora": "dora"}
     engine.dispose()
+
+
+def test_servers_starting_at_once_on_one_postgresql_database_migrate_once(database_url: str) -> None:
+    """Hosts behind one address may all start together on an empty database: without a lock, two ran the
+    first migration at once and one died with "relation already exists"."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("SQLite serves one process")
+    from concurrent.futures import ThreadPoolExecutor
+
+    engines = [make_engine(database_url) for _ in range(3)]
+    try:
+        with ThreadPoolExecutor(max_workers=3) as pool:
+            for outcome in [pool.submit(migrate, engine) for engine in engines]:
+                outcome.result()
+        with engines[0].connect() as connection:
+            versions = connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
+        assert len(versions) == 1
+    finally:
+        for engine in engines:
+            engine.dispose()
