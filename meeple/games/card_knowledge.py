@@ -294,6 +294,19 @@ def swapped(record: Record, me: int, a: int, b: int, a_had: Sequence[int], b_had
     return record
 
 
+def update_others(records: list[Record], seat: int, update: Any, *args: Any) -> bool:
+    """Apply ``update(record, *args)`` in place to every record but ``seat``'s (−1: to all of them), for
+    an event ``seat`` saw whole; whether any record changed (then what is watched must be refreshed)."""
+    changed = False
+    for me, record in enumerate(records):
+        if me != seat:
+            new = update(record, *args)
+            if new is not record:
+                records[me] = new
+                changed = True
+    return changed
+
+
 def watch(records: Iterable[Record]) -> tuple[int, int]:
     """(the smallest deck position any record knows something of, the locations any record knows something
     of), so that a game skips the updates on the many events that concern no known card."""

@@ -34,6 +34,7 @@ from meeple.games.card_knowledge import (
     swapped,
     took_seen,
     took_unseen,
+    update_others,
     watch,
 )
 from meeple.games.citadels.actions import (
@@ -910,16 +911,8 @@ class CitadelsState(GameState[Act]):
 
     def _update_others(self, seat: int, update: Any, *args: Any) -> None:
         """Apply ``update(record, *args)`` to every record but ``seat``'s, then refresh what is watched."""
-        records = self.knowledge
-        changed = False
-        for me, record in enumerate(records):
-            if me != seat:
-                new = update(record, *args)
-                if new is not record:
-                    records[me] = new
-                    changed = True
-        if changed:
-            self._watch_pos, self._watch_hands = watch(records)
+        if update_others(self.knowledge, seat, update, *args):
+            self._watch_pos, self._watch_hands = watch(self.knowledge)
 
     def _removed_in_public(self, seat: int, card: int) -> None:
         """``card`` has just left ``seat``'s hand in front of everybody."""

@@ -23,6 +23,7 @@ from meeple.games.card_knowledge import (
     record_to_json,
     removed_in_public,
     sample,
+    update_others,
     watch,
 )
 from meeple.games.palais_royal import actions as A
@@ -653,16 +654,8 @@ class PalaisRoyalState(GameState[PalaisAction]):
 
     def _update(self, seat: int, update: Any, *args: Any) -> None:
         """Apply ``update(record, *args)`` to every record but ``seat``'s (−1: to all of them)."""
-        records = self.knowledge
-        changed = False
-        for me, record in enumerate(records):
-            if me != seat:
-                new = update(record, *args)
-                if new is not record:
-                    records[me] = new
-                    changed = True
-        if changed:
-            self._watched = watch(records)[1]
+        if update_others(self.knowledge, seat, update, *args):
+            self._watched = watch(self.knowledge)[1]
 
     def _reshuffled(self) -> None:
         """The discard pile becomes the deck (§2.5): a public pile is then known to be the deck; of a face-
