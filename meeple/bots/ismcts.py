@@ -10,8 +10,10 @@ Generic improvements over the plain algorithm (nothing here knows which game it 
 
 - **Rollout policy**: any bot (e.g. the game's heuristic bot) plays the rollout, with probability
   ``epsilon`` of a uniformly random move instead; without one, rollouts are uniformly random.
-- **Rollout cutoff**: after ``rollout_cutoff`` rollout actions the position is scored by a static
-  evaluation, by default the running scores' margin (``state.scores()``) mapped to [0, 1] per seat.
+- **Rollout cutoff**: after ``rollout_cutoff`` rollout decisions (positions with more than one legal
+  action; forced moves cost nothing to choose) the position is scored by a static ``evaluator``, by
+  default the running scores' margin (``state.scores()``) mapped to [0, 1] per seat; the hard level
+  passes the game's fitted evaluation (``meeple/bots/evaluation.py``).
 - **Policy prior**: at each tree node the rollout policy's own choice in that determinization is
   expanded first and gets a progressive bias ``prior_weight / (visits + 1)``; a policy exposing
   ``action_scores(state) -> dict`` is not needed (a one-hot prior from ``choose`` is used).
@@ -30,7 +32,8 @@ Generic improvements over the plain algorithm (nothing here knows which game it 
 - **Rollouts handed down**: in a world that serves several iterations, a rollout played from a node
   is kept there; when that node later expands the very action the rollout began with (the policy's
   choice, which the prior expands first), the rest of that rollout *is* a rollout from the new child
-  in that world, so the child takes it over instead of playing it again. Most iterations that walk
+  in that world (same state, same dice ahead, same policy), so the child takes it over instead of
+  playing it again: what plain ISMCTS on the same worlds would compute, computed once. Iterations
   down the policy's own line then cost no rollout, and real rollouts go to the deviations from it.
 - **Cheap iterations**: the policy's choice at a node where the bot's own seat decides is worked out
   once and kept in the node (that seat knows the same there in every world); at another seat's node
@@ -41,7 +44,7 @@ Generic improvements over the plain algorithm (nothing here knows which game it 
   statically, so a decision overshoots its budget by at most one policy decision.
 
 Rewards: at the end of the game, ``win_weight`` times the win share (1/k on a k-way shared win) plus
-the rest times the score margin in [0, 1]; at a cutoff, the score margin alone. Everything random
+the rest times the score margin in [0, 1]; at a cutoff, the evaluator's estimate. Everything random
 comes from the bot's own seeded generator, so a seed gives the same play for an iteration budget.
 """
 

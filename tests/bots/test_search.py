@@ -14,6 +14,7 @@ from meeple.bots import RolloutPolicy, hard_bot
 from meeple.bots.evaluation import FEATURES, score_evaluation
 from meeple.bots.ismcts import ISMCTSBot, RootStatistics
 from meeple.core.contract import GameState
+from meeple.core.rng import Rng
 from tests.core.toy_game import Toy
 
 GAMES = ["citadels", "burgundy", "caylus", "palais_royal"]
@@ -103,3 +104,20 @@ def test_root_statistics_of_two_searches_add_up() -> None:
     assert paired.per_world == [[0.5, 0.6], [0.4, 0.7]]
     paired.merge(RootStatistics(["a", "b"], candidates=["b", "a"], per_world=[[0.1, 0.1]]))  # other candidates
     assert len(paired.per_world) == 2
+
+
+@pytest.mark.parametrize("name", ["citadels", "palais_royal", "burgundy"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_hard_with_several_worlds_decides_the_same_whatever_its_seat_cannot_see(name: str, players: int) -> None:
+    """Enough iterations for several determinizations, rollouts handed down within each: the real state
+    and a redeal of what the seat cannot see still give the same decision for the same seed."""
+    state = _mid_game(name, players, seed=7, steps=30)
+    seat = state.current_player
+    assert seat is not None
+    other = state.determinize(seat, Rng(404))
+    assert other.view(seat) == state.view(seat)
+    decisions = []
+    for position in (state, other):
+        bot = hard_bot(9, iterations=48, time_limit=None)
+        decisions.append(str(bot.choose(position)))
+    assert decisions[0] == decisions[1]
