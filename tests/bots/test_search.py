@@ -15,6 +15,7 @@ from meeple.bots.evaluation import FEATURES, score_evaluation
 from meeple.bots.ismcts import ISMCTSBot, RootStatistics
 from meeple.core.contract import GameState
 from meeple.core.rng import Rng
+from meeple.games.caylus.state import CaylusState
 from tests.core.toy_game import Toy
 
 GAMES = ["citadels", "burgundy", "caylus", "palais_royal"]
@@ -53,7 +54,7 @@ def test_the_fitted_evaluation_gives_every_seat_a_reward_in_the_unit_interval(na
 def test_the_evaluation_ranks_a_seat_that_leads_by_far_first() -> None:
     state = _mid_game("caylus", 4, seed=2, steps=120)
     evaluation = score_evaluation("caylus")
-    assert evaluation is not None
+    assert evaluation is not None and isinstance(state, CaylusState)
     state.pp[1] += 60  # sixty prestige points more than it had
     rewards = evaluation(state)
     assert max(range(4), key=rewards.__getitem__) == 1
