@@ -358,8 +358,17 @@ def serve(
              "the workers; 0: threads).")] = None,
     bots: Annotated[bool, typer.Option(
         "--bots/--no-bots", help="Play bot moves in these processes (--no-bots: leave them to `meeple bots`).")] = True,
+    public_url: Annotated[str | None, typer.Option(
+        "--public-url", envvar="MEEPLE_PUBLIC_URL",
+        help="The address people use, e.g. https://games.example.org behind a TLS proxy: invite links and "
+             "redirects use it, its origin is allowed, cookies are Secure when it is https.")] = None,
+    forwarded_allow_ips: Annotated[str | None, typer.Option(
+        "--forwarded-allow-ips", envvar="MEEPLE_FORWARDED_ALLOW_IPS",
+        help="Comma-separated proxy addresses or networks whose X-Forwarded-Proto/-For are trusted "
+             "(default 127.0.0.1,::1; * trusts anyone).")] = None,
 ) -> None:
-    """Serve the web platform: lobby, tables, bots, replays (migrations are applied at start)."""
+    """Serve the web platform: lobby, tables, bots, replays (migrations are applied at start).
+    See docs/deploy.md for hosting friends on a LAN or a server behind a TLS proxy."""
     import os
 
     import uvicorn
@@ -367,13 +376,16 @@ def serve(
     from meeple.server.app import create_app
     from meeple.server.config import Settings
     from meeple.server.db import make_engine, migrate
+    from meeple.server.hosting import listens_everywhere, site_urls
     from meeple.server.limits import MAX_MESSAGE_CHARS
 
     if bot_processes is None:
         bot_processes = max(1, (os.cpu_count() or 1) // workers)
+    proxies = forwarded_allow_ips.split(",") if forwarded_allow_ips else None
     try:
         settings = Settings.from_env(database_url=database_url, bot_delay=bot_delay, allowed_origins=allowed_origin,
-                                     redis_url=redis_url, run_bots=bots, bot_processes=bot_processes)
+                                     redis_url=redis_url, run_bots=bots, bot_processes=bot_processes,
+                                     host=host, public_url=public_url, forwarded_allow_ips=proxies)
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
     if workers > 1 and settings.database_url.startswith("sqlite"):
@@ -384,10 +396,19 @@ def serve(
                                  param_hint="--workers")
     console.print(f"meeple serving on [bold]http://{host}:{port}[/] — database {_safe_url(settings.database_url)}"
                   + (f", {workers} workers" if workers > 1 else ""))
+    if settings.public_url:
+        console.print(f"public address: [bold]{settings.public_url}[/] (invite links use it)")
+    elif listens_everywhere(host):
+        urls = site_urls(host, port)
+        console.print("friends on your network can open: " + (", ".join(f"[bold]{url}[/]" for url in urls) if urls
+                      else "(no network address found: is this machine connected?)")
+                      + f"; on this machine: http://127.0.0.1:{port}")
     # A WebSocket frame larger than any valid message is refused by uvicorn itself (close code 1009)
     # before it is buffered whole: the app reads at most MAX_MESSAGE_CHARS characters of UTF-8.
+    # proxy_headers=False: the app reads forwarded headers itself, from settings.forwarded_allow_ips only.
     if workers == 1:
-        uvicorn.run(create_app(settings), host=host, port=port, log_level="info", ws_max_size=4 * MAX_MESSAGE_CHARS)
+        uvicorn.run(create_app(settings), host=host, port=port, log_level="info", ws_max_size=4 * MAX_MESSAGE_CHARS,
+                    proxy_headers=False)
         return
     engine = make_engine(settings.database_url)
     migrate(engine)  # once, before the workers start (each then finds the schema at head)
@@ -396,10 +417,12 @@ def serve(
         "MEEPLE_DATABASE_URL": settings.database_url, "MEEPLE_BOT_DELAY": str(settings.bot_delay),
         "MEEPLE_ALLOWED_ORIGINS": ",".join(settings.allowed_origins), "MEEPLE_REDIS_URL": settings.redis_url or "",
         "MEEPLE_RUN_BOTS": "1" if bots else "0", "MEEPLE_BOT_PROCESSES": str(settings.bot_processes),
-        "MEEPLE_MAX_BODY_BYTES": str(settings.max_body_bytes),
+        "MEEPLE_MAX_BODY_BYTES": str(settings.max_body_bytes), "MEEPLE_HOST": settings.host,
+        "MEEPLE_PUBLIC_URL": settings.public_url or "",
+        "MEEPLE_FORWARDED_ALLOW_IPS": ",".join(settings.forwarded_allow_ips),
     })
     uvicorn.run("meeple.server.app:app_from_env", factory=True, workers=workers, host=host, port=port,
-                log_level="info", ws_max_size=4 * MAX_MESSAGE_CHARS)
+                log_level="info", ws_max_size=4 * MAX_MESSAGE_CHARS, proxy_headers=False)
 
 
 @app.command("bots")

@@ -25,6 +25,11 @@ another subdomain) send them, and browsers apply no CORS to WebSocket handshakes
 refuses browser requests whose ``Origin`` is neither this server's own nor allow-listed
 (``Settings.allowed_origins``): every WebSocket and every HTTP request other than GET/HEAD/OPTIONS.
 Requests without ``Origin`` (curl, scripts, the CLI) are not browsers driven by a foreign page, and pass.
+
+Behind a reverse proxy (``hosting``, docs/deploy.md): the proxy's ``X-Forwarded-Proto`` and
+``X-Forwarded-For`` are believed only from ``Settings.forwarded_allow_ips`` (uvicorn's
+``ProxyHeadersMiddleware``, outermost, so the origin check sees the browser's scheme); the public URL's
+origin is allowed; redirects point at it and cookies are ``Secure`` when it is https (``PublicAddress``).
 """
 
 from __future__ import annotations
@@ -38,10 +43,12 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from meeple.server.botrunner import BotRunner
 from meeple.server.config import Settings, normalize_origin
 from meeple.server.db import make_engine, migrate
+from meeple.server.hosting import PublicAddress, lan_addresses, listens_everywhere, request_origin
 from meeple.server.hub import Hub, RedisHub
 from meeple.server.limits import BodyLimit
 from meeple.server.routes import accounts, pages, sockets, tables
@@ -54,19 +61,6 @@ log = logging.getLogger("meeple.server")
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 FORBIDDEN_ORIGIN_CLOSE = 4403
-HTTP_SCHEME_OF = {"http": "http", "https": "https", "ws": "http", "wss": "https"}
-
-
-def own_origin(scope: Scope, headers: Headers) -> str | None:
-    """This server's origin as the request reached it: its scheme (``ws`` counts as ``http``; behind a
-    TLS proxy uvicorn takes it from ``X-Forwarded-Proto``) and its ``Host`` header."""
-    host = headers.get("host")
-    scheme = HTTP_SCHEME_OF.get(str(scope.get("scheme", "http")))
-    if not host or scheme is None:
-        return None
-    return normalize_origin(f"{scheme}://{host}")
-
-
 def origin_allowed(scope: Scope, allowed: frozenset[str]) -> bool:
     """No ``Origin`` (not a browser page), our own origin, or an allow-listed one; ``null`` and
     anything unreadable are foreign."""
@@ -77,7 +71,7 @@ def origin_allowed(scope: Scope, allowed: frozenset[str]) -> bool:
     if len(origins) > 1:
         return False
     origin = normalize_origin(origins[0])
-    return origin is not None and (origin == own_origin(scope, headers) or origin in allowed)
+    return origin is not None and (origin == request_origin(scope) or origin in allowed)
 
 
 class OriginGuard:
@@ -134,10 +128,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="meeple", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json")
     app.state.store, app.state.settings, app.state.hub = store, settings, hub
-    # Starlette runs the last added outermost: foreign origins are refused first, then every body is
-    # bounded and its nesting checked before a route reads it.
+    app.state.lan_addresses = lan_addresses(ipv6=settings.host == "::") if listens_everywhere(settings.host) else []
+    # Starlette runs the last added outermost: a trusted proxy's headers are read first, then foreign
+    # origins are refused, then every body is bounded and its nesting checked before a route reads it.
+    app.add_middleware(PublicAddress, public_url=settings.public_url)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
-    app.add_middleware(OriginGuard, allowed_origins=settings.allowed_origins)
+    allowed = settings.allowed_origins + ((settings.public_url,) if settings.public_url else ())
+    app.add_middleware(OriginGuard, allowed_origins=allowed)
+    app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(settings.forwarded_allow_ips))
 
     @app.exception_handler(Refused)
     async def refused_handler(_request: Request, refusal: Refused) -> JSONResponse:

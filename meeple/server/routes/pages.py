@@ -10,6 +10,7 @@ from fastapi.responses import FileResponse
 from meeple.bots import BOT_KINDS
 from meeple.core.contract import JSON
 from meeple.core.registry import game_names, load_game
+from meeple.server.hosting import share_base
 from meeple.server.i18n import LANGUAGES, load_messages
 from meeple.server.routes.common import runtime_of
 from meeple.server.runtime import Refused
@@ -46,3 +47,10 @@ async def messages(language: str) -> JSON:
     if language not in LANGUAGES:
         raise Refused("unknown_language", f"languages: {', '.join(LANGUAGES)}", 404)
     return {"language": language, "languages": LANGUAGES, "messages": load_messages(language)}
+
+
+@router.get("/api/site")
+async def site(request: Request) -> JSON:
+    """The address to share with friends (``hosting.share_base``) and whether it is the configured
+    public URL (else the one this browser used, or a LAN address instead of loopback)."""
+    return {"share_url": share_base(request) + "/", "public": request.app.state.settings.public_url is not None}

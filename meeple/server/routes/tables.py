@@ -6,6 +6,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from meeple.core.contract import JSON
+from meeple.server.hosting import share_base
 from meeple.server.routes.common import (
     account_of,
     body_of,
@@ -41,7 +42,8 @@ async def create_table(request: Request) -> Response:
     table = created.table
     response = JSONResponse(
         {"table": table.summary(runtime.hub.online(table.id)), "seat": created.seat, "token": created.seat_token,
-         "host_token": created.host_token, "url": f"/tables/{table.id}"},
+         "host_token": created.host_token, "url": f"/tables/{table.id}",
+         "invite_url": f"{share_base(request)}/tables/{table.id}"},
         status_code=201,
     )
     set_cookie(response, host_cookie(table.id), created.host_token)
