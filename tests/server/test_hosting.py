@@ -164,7 +164,8 @@ def test_lan_addresses_are_never_loopback_or_link_local() -> None:
 def test_invite_url_uses_the_address_the_browser_used_without_a_public_url(client: TestClient) -> None:
     created = create_table(client)
     assert created["invite_url"] == f"http://testserver/tables/{created['table']['id']}"
-    assert client.get("/api/site").json() == {"share_url": "http://testserver/", "public": False}
+    assert client.get("/api/site").json() == {"share_url": "http://testserver/", "public": False,
+                                              "local_only": False}
     lan_browser = from_client(client, "192.168.1.30", base_url="http://192.168.1.20:8000")
     created = create_table(lan_browser)
     assert created["invite_url"] == f"http://192.168.1.20:8000/tables/{created['table']['id']}"
@@ -174,7 +175,7 @@ def test_invite_url_uses_the_public_url_when_set(make_client: Callable[..., Test
     client = make_client(public_url=PUBLIC)
     created = create_table(client)
     assert created["invite_url"] == f"{PUBLIC}/tables/{created['table']['id']}"
-    assert client.get("/api/site").json() == {"share_url": f"{PUBLIC}/", "public": True}
+    assert client.get("/api/site").json() == {"share_url": f"{PUBLIC}/", "public": True, "local_only": False}
 
 
 def test_a_page_opened_through_loopback_shares_a_lan_address(make_client: Callable[..., TestClient]) -> None:
@@ -195,7 +196,8 @@ def test_a_server_on_loopback_only_shares_loopback(make_client: Callable[..., Te
     client = make_client()
     assert client.app.state.lan_addresses == []  # type: ignore[attr-defined]
     local = from_client(client, "127.0.0.1", base_url="http://127.0.0.1:8000")
-    assert local.get("/api/site").json()["share_url"] == "http://127.0.0.1:8000/"
+    assert local.get("/api/site").json() == {"share_url": "http://127.0.0.1:8000/", "public": False,
+                                             "local_only": True}
 
 
 # --- proxies, redirects, cookies, origins ---------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse
@@ -10,7 +11,7 @@ from fastapi.responses import FileResponse
 from meeple.bots import BOT_KINDS
 from meeple.core.contract import JSON
 from meeple.core.registry import game_names, load_game
-from meeple.server.hosting import share_base
+from meeple.server.hosting import is_loopback, share_base
 from meeple.server.i18n import LANGUAGES, load_messages
 from meeple.server.routes.common import runtime_of
 from meeple.server.runtime import Refused
@@ -51,6 +52,9 @@ async def messages(language: str) -> JSON:
 
 @router.get("/api/site")
 async def site(request: Request) -> JSON:
-    """The address to share with friends (``hosting.share_base``) and whether it is the configured
-    public URL (else the one this browser used, or a LAN address instead of loopback)."""
-    return {"share_url": share_base(request) + "/", "public": request.app.state.settings.public_url is not None}
+    """The address to share with friends (``hosting.share_base``); whether it is the configured public
+    URL (else the one this browser used, or a LAN address instead of loopback); whether it is a
+    loopback address only this machine can open (a server listening on 127.0.0.1)."""
+    base = share_base(request)
+    return {"share_url": base + "/", "public": request.app.state.settings.public_url is not None,
+            "local_only": is_loopback(urlsplit(base).hostname or "")}

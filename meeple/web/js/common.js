@@ -145,3 +145,20 @@ export function toast(message, kind = "error") {
   box.append(item);
   setTimeout(() => item.remove(), 6000);
 }
+
+// Copies text to the clipboard; on a plain-http page (a LAN address), where browsers offer no
+// clipboard API, it selects the text in its input and copies that. Says so in a toast either way.
+export async function copyText(text, input) {
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(text);
+    } else {
+      input.select();
+      if (!document.execCommand("copy")) throw new Error("copy refused");
+    }
+    toast(t("lobby.copied"), "info");
+  } catch {
+    input.select();
+    toast(t("lobby.copy_by_hand"), "info");
+  }
+}

@@ -1,11 +1,12 @@
 // The lobby: create a table (game, players, options, seats and bots), list open / running / finished
 // tables, join a seat as a guest or with an account.
 
-import { api, el, languagePicker, loadLanguage, seatName, t, toast, translatePage } from "./common.js";
+import { api, copyText, el, languagePicker, loadLanguage, seatName, t, toast, translatePage } from "./common.js";
 
 const NAME_KEY = "meeple.name";
 let catalogue = { games: [], bot_levels: [] };
 let account = null;
+let site = null;
 
 function gameTitle(name, fallback) {
   const key = `game.${name}.title`;
@@ -198,17 +199,27 @@ function renderAccount() {
       el("button", { id: "register", onclick: submit("/api/accounts") }, t("account.register")))));
 }
 
+// The address to give friends (/api/site: the public URL, or the one they can reach this server at).
+function renderShare() {
+  const input = el("input", { id: "share-url", readonly: true, value: site.share_url, onclick: (e) => e.target.select() });
+  document.getElementById("share").replaceChildren(el("h3", {}, t("lobby.share")),
+    el("p", { class: "muted" }, t(site.local_only ? "lobby.share_local" : "lobby.share_hint")),
+    el("div", { class: "share-row" }, input,
+      el("button", { type: "button", id: "share-copy", onclick: () => copyText(site.share_url, input) }, t("table.copy"))));
+}
+
 function renderAll() {
   translatePage(document);
   document.getElementById("language-slot").replaceChildren(languagePicker(renderAll));
   renderAccount();
   renderCreateForm();
+  renderShare();
   refreshTables();
 }
 
 async function main() {
   await loadLanguage();
-  [catalogue, { account }] = await Promise.all([api("/api/games"), api("/api/me")]);
+  [catalogue, { account }, site] = await Promise.all([api("/api/games"), api("/api/me"), api("/api/site")]);
   renderAll();
   setInterval(refreshTables, 5000);
 }

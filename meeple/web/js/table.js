@@ -3,7 +3,7 @@
 // actions, and shows seats, log, invites and final scores. The server sends a full state on connect
 // and then small updates (new log entries and a patch of this seat's view), applied here.
 
-import { api, el, languagePicker, loadLanguage, seatName, t, toast, translatePage } from "./common.js";
+import { api, copyText, el, languagePicker, loadLanguage, seatName, t, toast, translatePage } from "./common.js";
 import { loadRenderer } from "./games/index.js";
 import { installHelp } from "./help.js";
 import { applyUpdate } from "./patch.js";
@@ -20,6 +20,7 @@ let waiting = false;
 let help = null;
 let connectedOnce = false;
 let newestSeen = -1; // the newest version an update announced, applied or not
+let shareUrl = `${window.location.origin}/`; // the server's address to share (/api/site): public, or LAN
 
 function setConnection(state) {
   const node = document.getElementById("connection");
@@ -184,10 +185,10 @@ function drawTablePanel() {
   if (openSeats.length && table.status === "open" && (message.seat !== null || message.is_host)) {
     parts.push(el("h4", {}, t("table.invite")));
     parts.push(el("ul", { class: "invites" }, openSeats.map((seat) => {
-      const link = `${window.location.origin}/tables/${tableId}?seat=${seat.seat}`;
-      return el("li", {}, el("span", {}, t("lobby.seat_n", { n: seat.seat + 1 })), " ",
-        el("input", { class: "invite-link", readonly: true, value: link, onclick: (e) => e.target.select() }),
-        el("button", { onclick: () => navigator.clipboard?.writeText(link) }, t("table.copy")));
+      const link = `${shareUrl}tables/${tableId}?seat=${seat.seat}`;
+      const input = el("input", { class: "invite-link", readonly: true, value: link, onclick: (e) => e.target.select() });
+      return el("li", {}, el("span", {}, t("lobby.seat_n", { n: seat.seat + 1 })), " ", input,
+        el("button", { onclick: () => copyText(link, input) }, t("table.copy")));
     })));
   }
   if (message.is_host && table.status !== "finished") {
@@ -259,7 +260,8 @@ async function main() {
     draw();
     help.refresh();
   }));
-  const first = await api(`/api/tables/${tableId}`);
+  const [first, site] = await Promise.all([api(`/api/tables/${tableId}`), api("/api/site")]);
+  shareUrl = site.share_url;
   renderer = await loadRenderer(first.table.game);
   show(first);
   connect();
