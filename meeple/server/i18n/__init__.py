@@ -37,10 +37,12 @@ def _read(language: str) -> dict[str, str]:
     return messages
 
 
-def load_messages(language: str) -> dict[str, str]:
-    """Every message key in ``language``, English filling the gaps."""
+def load_messages(language: str, *, fallback: bool = True) -> dict[str, str]:
+    """Every message key in ``language``, English filling the gaps (unless ``fallback`` is false)."""
     if language not in LANGUAGES:
         raise KeyError(language)
+    if not fallback:
+        return dict(_read(language))
     merged = dict(_read("en"))
     merged.update(_read(language))
     return merged

@@ -1,7 +1,8 @@
-"""The pages (lobby, table, replay), the static files, the games and the UI strings."""
+"""The pages (lobby, table, replay), the static files, the games, the UI strings and what components do."""
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -11,6 +12,7 @@ from fastapi.responses import FileResponse
 from meeple.bots import BOT_KINDS
 from meeple.core.contract import JSON
 from meeple.core.registry import game_names, load_game
+from meeple.server.explain import EXPLAINERS, explain
 from meeple.server.hosting import is_loopback, share_base
 from meeple.server.i18n import LANGUAGES, load_messages
 from meeple.server.routes.common import runtime_of
@@ -58,3 +60,18 @@ async def site(request: Request) -> JSON:
     base = share_base(request)
     return {"share_url": base + "/", "public": request.app.state.settings.public_url is not None,
             "local_only": is_loopback(urlsplit(base).hostname or "")}
+
+
+@router.get("/api/explain/{game}/{language}")
+async def explanations(game: str, language: str) -> JSON:
+    """Every card, tile, building and noble of ``game`` by id: name, full effect, code (the tables' tooltips)."""
+    if game not in EXPLAINERS:
+        raise Refused("unknown_game", f"games with component texts: {', '.join(EXPLAINERS)}", 404)
+    if language not in LANGUAGES:
+        raise Refused("unknown_language", f"languages: {', '.join(LANGUAGES)}", 404)
+    return {"game": game, "language": language, "components": _explanations_json(game, language)}
+
+
+@cache
+def _explanations_json(game: str, language: str) -> dict[str, dict[str, str]]:
+    return {component: text.to_json() for component, text in explain(game, language).items()}

@@ -162,3 +162,179 @@ export async function copyText(text, input) {
     toast(t("lobby.copy_by_hand"), "info");
   }
 }
+
+// --- What a component does: one popover for every game's cards, tiles, buildings and nobles. ----------
+//
+// A renderer marks an element with data-explain="<game>:<component id>" (see explainKey); the texts come
+// from /api/explain/<game>/<language> (meeple/server/explain.py), fetched once per game and language.
+// Mouse: hovering shows the popover. Touch: a long press (half a second) shows it and never acts; a plain
+// tap shows it too when the element has no action of its own (no button, link or [data-action] on or
+// around the tapped spot); a second tap, or a tap elsewhere, closes it. Keyboard focus shows it as well.
+
+const LONG_PRESS_MS = 500;
+const HOVER_DELAY_MS = 200;
+const explainTables = new Map();
+let explainPop = null;
+let explainShownFor = null;
+let hoverTimer = null;
+let pressTimer = null;
+let pressStart = null;
+let swallowNextClick = false;
+let lastPointerType = "mouse";
+
+/** The data-explain value naming `component` (e.g. "noble.N17") of `game`. */
+export function explainKey(game, component) {
+  return `${game}:${component}`;
+}
+
+/** The texts of every component of `game` in the page's language: {id: {name, effect, code}}. */
+export function explanations(game) {
+  const key = `${game}|${language}`;
+  if (!explainTables.has(key)) {
+    const loading = api(`/api/explain/${encodeURIComponent(game)}/${encodeURIComponent(language)}`)
+      .then((data) => data.components)
+      .catch((error) => {
+        explainTables.delete(key);
+        throw error;
+      });
+    explainTables.set(key, loading);
+  }
+  return explainTables.get(key);
+}
+
+function explainTarget(node) {
+  return node instanceof Element ? node.closest("[data-explain]") : null;
+}
+
+function popover() {
+  if (!explainPop) {
+    explainPop = el("div", { id: "explain-pop", class: "explain-pop", role: "tooltip", hidden: true },
+      el("div", { class: "explain-head" }, el("strong", { class: "explain-name" }), el("span", { class: "explain-code" })),
+      el("p", { class: "explain-effect" }));
+    document.body.append(explainPop);
+  }
+  return explainPop;
+}
+
+function placePopover(pop, target) {
+  const margin = 8;
+  const box = target.getBoundingClientRect();
+  pop.style.left = "0px";
+  pop.style.top = "0px";
+  const width = pop.offsetWidth;
+  const height = pop.offsetHeight;
+  const left = Math.min(Math.max(margin, box.left + box.width / 2 - width / 2), window.innerWidth - width - margin);
+  const below = box.bottom + margin;
+  const top = below + height <= window.innerHeight - margin || box.top - margin - height < margin
+    ? Math.min(below, Math.max(margin, window.innerHeight - height - margin))
+    : box.top - margin - height;
+  pop.style.left = `${Math.max(margin, left)}px`;
+  pop.style.top = `${top}px`;
+}
+
+/** Show the popover for `target` (an element carrying data-explain). */
+export async function showExplanation(target) {
+  const [game, component] = target.dataset.explain.split(/:(.*)/s);
+  explainShownFor = target;
+  let text;
+  try {
+    text = (await explanations(game))[component];
+  } catch {
+    text = undefined;
+  }
+  if (explainShownFor !== target || !text) return;
+  const pop = popover();
+  pop.querySelector(".explain-name").textContent = text.name;
+  const code = pop.querySelector(".explain-code");
+  code.textContent = text.code || "";
+  code.hidden = !text.code;
+  pop.querySelector(".explain-effect").textContent = text.effect;
+  pop.hidden = false;
+  placePopover(pop, target);
+}
+
+export function hideExplanation() {
+  explainShownFor = null;
+  clearTimeout(hoverTimer);
+  if (explainPop) explainPop.hidden = true;
+}
+
+/** Whether a tap on `node` does something of its own (so a plain tap acts and a long press explains). */
+function actsOnTap(node, target) {
+  const actor = node.closest("button, a, input, select, textarea, [data-action], .clickable, [onclick]");
+  return actor !== null && (target.contains(actor) || actor.contains(target));
+}
+
+function installExplain() {
+  document.addEventListener("pointerover", (event) => {
+    if (event.pointerType !== "mouse") return;
+    const target = explainTarget(event.target);
+    if (!target || target === explainShownFor) return;
+    clearTimeout(hoverTimer);
+    hoverTimer = setTimeout(() => showExplanation(target), HOVER_DELAY_MS);
+  });
+  document.addEventListener("pointerout", (event) => {
+    if (event.pointerType !== "mouse") return;
+    const target = explainTarget(event.target);
+    if (!target || target.contains(event.relatedTarget)) return;
+    clearTimeout(hoverTimer);
+    if (target === explainShownFor) hideExplanation();
+  });
+  document.addEventListener("pointerdown", (event) => {
+    lastPointerType = event.pointerType;
+    clearTimeout(pressTimer);
+    if (event.pointerType === "mouse") return;
+    const target = explainTarget(event.target);
+    if (!target) return;
+    pressStart = { x: event.clientX, y: event.clientY };
+    pressTimer = setTimeout(() => {
+      swallowNextClick = true;
+      showExplanation(target);
+    }, LONG_PRESS_MS);
+  });
+  document.addEventListener("pointermove", (event) => {
+    if (pressStart && Math.hypot(event.clientX - pressStart.x, event.clientY - pressStart.y) > 10) clearTimeout(pressTimer);
+  });
+  for (const type of ["pointerup", "pointercancel"]) {
+    document.addEventListener(type, () => {
+      clearTimeout(pressTimer);
+      pressStart = null;
+    });
+  }
+  document.addEventListener("contextmenu", (event) => {
+    if (lastPointerType !== "mouse" && explainTarget(event.target)) event.preventDefault();
+  });
+  // Capture phase: runs before any renderer's click handler, so a long press never acts.
+  document.addEventListener("click", (event) => {
+    if (swallowNextClick) {
+      swallowNextClick = false;
+      event.preventDefault();
+      event.stopPropagation();
+      return;
+    }
+    const target = explainTarget(event.target);
+    if (explainShownFor && lastPointerType !== "mouse") {
+      const again = target === explainShownFor;
+      hideExplanation();
+      if (again) {
+        event.preventDefault();
+        event.stopPropagation();
+        return;
+      }
+    }
+    if (target && lastPointerType !== "mouse" && !actsOnTap(event.target, target)) showExplanation(target);
+  }, true);
+  document.addEventListener("focusin", (event) => {
+    const target = explainTarget(event.target);
+    if (target && lastPointerType === "mouse") showExplanation(target);
+  });
+  document.addEventListener("focusout", (event) => {
+    if (explainTarget(event.target) === explainShownFor && lastPointerType === "mouse") hideExplanation();
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && explainShownFor) hideExplanation();
+  });
+  window.addEventListener("scroll", () => { if (explainShownFor) hideExplanation(); }, true);
+}
+
+if (typeof document !== "undefined") installExplain();
