@@ -96,7 +96,8 @@ def _burgundy(t: Lookup) -> dict[str, Explanation]:
         else:
             result[tile] = Explanation(t(f"burgundy.tile.{key}"), t(f"burgundy.explain.{key}"), "")
     for goods in range(1, data.GOODS_KINDS + 1):
-        result[f"goods.{goods}"] = Explanation(t("burgundy.ui.goods_n", n=goods), t("burgundy.explain.goods", n=goods), "")
+        name = t("burgundy.ui.goods_n", n=goods)
+        result[f"goods.{goods}"] = Explanation(name, t("burgundy.explain.goods", n=goods), "")
     return result
 
 
@@ -176,5 +177,4 @@ def explain(game: str, language: str, *, english_fallback: bool = True) -> dict[
     ``english_fallback`` a text missing in that language raises ``MissingText`` naming its key.
     """
     explainer = EXPLAINERS[game]
-    messages = load_messages(language) if english_fallback else load_messages(language, fallback=False)
-    return explainer(_lookup(messages))
+    return explainer(_lookup(load_messages(language, fallback=english_fallback)))

@@ -261,7 +261,7 @@ export function hideExplanation() {
 
 /** Whether a tap on `node` does something of its own (so a plain tap acts and a long press explains). */
 function actsOnTap(node, target) {
-  const actor = node.closest("button, a, input, select, textarea, [data-action], .clickable, [onclick]");
+  const actor = node.closest("button, a, input, select, textarea, [role=button], [data-action], [data-select], .clickable, [onclick]");
   return actor !== null && (target.contains(actor) || actor.contains(target));
 }
 

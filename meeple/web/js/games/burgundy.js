@@ -6,7 +6,7 @@
 // effects (castle bonus action, buildings, ships) are announced step by step in the prompt panel.
 // It draws only the `view` the server sent for this seat.
 
-import { el, seatName, svg, t, tMaybe } from "../common.js";
+import { el, explainKey, seatName, svg, t, tMaybe } from "../common.js";
 
 const TYPES = "ABCKMS";
 const ROW_LENGTHS = [4, 5, 6, 7, 6, 5, 4];
@@ -25,11 +25,13 @@ function ensureStyles() {
 
 const tileType = (code) => (code.startsWith("B.") ? "B" : code.startsWith("A.") ? "A" : code[0]);
 
-/** A tile's name in the page's language: "Ship", "Bank", "Cow ×3", "K13 …". */
+/** A tile's name in the page's language: "Ship", "Bank", "Cows ×3", "Knowledge: every sale gives 2 silverlings". */
 export function tileName(code) {
   const key = code.replace(".", "_");
   const direct = tMaybe(`burgundy.tile.${key}`);
   if (direct) return direct;
+  const knowledge = tMaybe(`burgundy.tilehelp.${key}`);
+  if (tileType(code) === "K" && knowledge) return t("burgundy.explain.knowledge_name", { summary: knowledge });
   const animal = /^A\.([a-z]+)(\d)$/.exec(code);
   if (animal) return t("burgundy.tile.animal", { animal: tMaybe(`burgundy.animal.${animal[1]}`) || animal[1], n: animal[2] });
   return code;
@@ -44,10 +46,8 @@ function tileShort(code) {
   return tMaybe(`burgundy.short.${code.replace(".", "_")}`) || code;
 }
 
-function tileHelp(code) {
-  const help = tMaybe(`burgundy.tilehelp.${code.replace(".", "_")}`);
-  return help ? `${tileName(code)} — ${help}` : tileName(code);
-}
+/** The data-explain value of a tile (its full effect shows on hover and tap, js/common.js). */
+const explainTile = (code) => explainKey("burgundy", code);
 
 const goodsName = (g) => t("burgundy.ui.goods_n", { n: g });
 
@@ -154,8 +154,8 @@ function hexPoints(cx, cy, r) {
 function tileIcon(code, size = 40) {
   const type = tileType(code);
   const label = tileShort(code);
-  return svg("svg", { class: `bg-tile-icon t-${type}`, viewBox: "0 0 40 40", width: size, height: size, role: "img", "aria-label": tileName(code) },
-    svg("title", {}, tileHelp(code)),
+  return svg("svg", { class: `bg-tile-icon t-${type}`, viewBox: "0 0 40 40", width: size, height: size, role: "img", "aria-label": tileName(code),
+    "data-explain": explainTile(code) },
     svg("polygon", { points: hexPoints(20, 20, 19), fill: COLOURS[type], stroke: "#5b4630", "stroke-width": 1.2 }),
     svg("text", { x: 20, y: 24, "text-anchor": "middle", "font-size": label.length > 4 ? 8.5 : 11, fill: INK[type], "font-weight": 700 }, label));
 }
@@ -169,7 +169,7 @@ function dieFace(value, { klass = "", small = false } = {}) {
 }
 
 function goodsChip(g, count, extra = null) {
-  return el("span", { class: "bg-goods", dataset: { goods: g }, title: goodsName(g) },
+  return el("span", { class: "bg-goods", dataset: { goods: g, explain: explainKey("burgundy", `goods.${g}`) } },
     el("span", { class: "swatch", style: `background:${GOODS_COLOURS[g]}` }, String(g)),
     count > 1 ? el("span", { class: "count" }, `×${count}`) : null,
     extra);
@@ -239,8 +239,9 @@ function estateSvg(player, message, legalHere, context, placed) {
     const classes = ["bg-space", `t-${type}`];
     if (tile) classes.push("filled");
     if (notation) classes.push("legal");
-    const group = svg("g", { class: classes.join(" "), "data-space": s, ...(notation ? { "data-action": notation, tabindex: 0, role: "button" } : {}) },
-      svg("title", {}, tile ? `${s}: ${tileHelp(tile)}` : `${s}: ${t(`burgundy.type.${type}`)} · ${SPACE_DICE[s - 1]}`),
+    const group = svg("g", { class: classes.join(" "), "data-space": s, ...(notation ? { "data-action": notation, tabindex: 0, role: "button" } : {}),
+      ...(tile ? { "data-explain": explainTile(tile), "aria-label": tileName(tile) } : {}) },
+      tile ? null : svg("title", {}, `${s}: ${t(`burgundy.type.${type}`)} · ${SPACE_DICE[s - 1]}`),
       svg("polygon", { points: hexPoints(cx, cy, R - 1.5), fill: COLOURS[type], class: "hex" }));
     if (tile) {
       const label = tileShort(tile);
@@ -426,8 +427,7 @@ function playerPanel(view, message, player, groups, context, placed) {
     const discards = acting && first ? (groups.discard[code] || []) : [];
     const node = el("div", {
       class: `bg-stored${canPlace ? " placeable" : ""}${canPlace && code === selectedTile ? " selected" : ""}`,
-      dataset: { tile: code, ...(canPlace ? { select: code } : {}) },
-      title: tileHelp(code),
+      dataset: { tile: code, explain: explainTile(code), ...(canPlace ? { select: code } : {}) },
       onclick: canPlace ? () => { selectedTile = code; context.redraw?.(); } : undefined,
     }, tileIcon(code, 44), el("span", { class: "small" }, tileName(code)),
     canPlace ? el("span", { class: "hint small" }, code === selectedTile ? t("burgundy.ui.placing") : t("burgundy.ui.choose_to_place")) : null,
@@ -453,7 +453,8 @@ function playerPanel(view, message, player, groups, context, placed) {
         el("div", { class: "bg-goods-row" }, goods.length ? goods : el("span", { class: "muted small" }, "—")),
         sold.length ? [el("h4", {}, t("burgundy.ui.sold")), el("div", { class: "bg-goods-row sold" }, sold)] : null,
         player.knowledge.length ? [el("h4", {}, t("burgundy.ui.knowledge")),
-          el("ul", { class: "bg-knowledge" }, player.knowledge.map((k) => el("li", { title: tileHelp(k) }, el("strong", {}, k), " ", tMaybe(`burgundy.tilehelp.${k}`) || "")))] : null,
+          el("ul", { class: "bg-knowledge" }, player.knowledge.map((k) => el("li", { dataset: { explain: explainTile(k) } },
+            tileName(k), " ", el("span", { class: "muted small code" }, k))))] : null,
         player.bonus_tiles.length ? el("p", { class: "small" }, t("burgundy.ui.bonus_tiles"), ": ",
           player.bonus_tiles.map((b) => el("span", { class: "chip" }, `${t(`burgundy.type.${b[0]}`)} (${t(`burgundy.ui.${b.split(":")[1]}`)})`))) : null,
         el("p", { class: "muted small" }, t("burgundy.ui.track", { n: (player.track?.position ?? 0) + 1 }),

@@ -5,7 +5,7 @@
 // the provost onto the space it would reach, a building is built from its tile in the stock, a favour is
 // taken on its row. Caylus has no secrets (every seat's view is the same); the page draws only `view`.
 
-import { el, seatName, svg, t, tMaybe } from "../common.js";
+import { el, explainKey, seatName, svg, t, tMaybe } from "../common.js";
 
 const CUBES = ["f", "w", "s", "c", "g"];
 const SPECIALS = ["gate", "trading_post", "guild", "joust", "stables", "inn"];
@@ -244,9 +244,10 @@ function roadSpace(space, view, message, groups, context) {
   if (n > view.provost) classes.push("beyond");
   const owner = space.owner;
   return el("div", {
-    class: classes.join(" "), dataset: { space: n, building: space.building ?? "" },
+    class: classes.join(" "),
+    dataset: { space: n, building: space.building ?? "", ...(space.building ? { explain: explainKey("caylus", space.building) } : {}) },
     style: owner === null ? null : `--owner:${SEAT_COLOURS[owner % SEAT_COLOURS.length]}`,
-    title: space.building ? `${n} · ${bname(space.building)}` : t("caylus.ui.empty_lot", { n }),
+    title: space.building ? null : t("caylus.ui.empty_lot", { n }),
   },
   el("div", { class: "space-head" },
     el("span", { class: "space-n" }, String(n)),
@@ -285,7 +286,7 @@ function specialCard(name, view, message, groups, context) {
   }
   const actions = groups.special[name] || [];
   if (name === "stables" && view.players < 3) return null;
-  return el("div", { class: `special${actions.length ? " target" : ""}`, dataset: { special: name } },
+  return el("div", { class: `special${actions.length ? " target" : ""}`, dataset: { special: name, explain: explainKey("caylus", name) } },
     el("strong", {}, t(`caylus.special.${name}`)),
     el("span", { class: "muted small effect" }, t(`caylus.special_effect.${name}`)),
     el("div", { class: "slots" }, workers),
@@ -298,9 +299,10 @@ function castleCard(view, message, groups, context) {
   const batches = groups.castle.filter((n) => n !== "castle:done");
   const done = groups.castle.filter((n) => n === "castle:done");
   return el("section", { class: `cy-castle panel${actions.length || groups.castle.length ? " target" : ""}`, id: "castle", dataset: { special: "castle" } },
-    el("h3", {}, t("caylus.special.castle"), el("span", { class: "muted small" }, ` · ${t("caylus.ui.castle_hint")}`)),
+    el("h3", { dataset: { explain: explainKey("caylus", "castle") } }, t("caylus.special.castle"), el("span", { class: "muted small" }, ` · ${t("caylus.ui.castle_hint")}`)),
     el("div", { class: "sections" }, castle.sections.map((section) => el("div", {
-      class: `section s-${section.name}${section.scored ? " scored" : ""}`, dataset: { section: section.name },
+      class: `section s-${section.name}${section.scored ? " scored" : ""}`,
+      dataset: { section: section.name, explain: explainKey("caylus", `section.${section.name}`) },
     },
     el("div", { class: "section-head" }, el("strong", {}, t(`caylus.section.${section.name}`)),
       el("span", { class: "muted small" }, ` ${section.filled}/${section.size} · ${t("caylus.ui.scored_at", { n: section.mark })}`),
@@ -365,7 +367,8 @@ function favourPanel(view, message, groups, context) {
 function stockCard(slug, count, view, groups, context) {
   const [kind, cost, pp, favours] = TILES[slug] || ["wood", "", 0, 0];
   const actions = groups.stock[slug] || [];
-  return el("div", { class: `tile k-${kind}${actions.length ? " target" : ""}${count ? "" : " gone"}`, dataset: { tile: slug } },
+  return el("div", { class: `tile k-${kind}${actions.length ? " target" : ""}${count ? "" : " gone"}`,
+    dataset: { tile: slug, explain: explainKey("caylus", slug) } },
     el("div", { class: "tile-name" }, bname(slug)),
     el("div", { class: "tile-cost" }, cubesIcons(cost)),
     el("div", { class: "tile-gain muted small" }, `★${pp}`, favours ? ` · ${t("caylus.ui.favours_n", { n: favours })}` : "", ` · ×${count}`),

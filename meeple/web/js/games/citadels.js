@@ -2,7 +2,7 @@
 // what was revealed, the game's own log, whose turn it is, and every legal action as something to
 // click on the card it concerns. It draws only the `view` the server sent for this seat.
 
-import { el, seatName, svg, t, tMaybe } from "../common.js";
+import { el, explainKey, seatName, svg, t, tMaybe } from "../common.js";
 
 const CHARACTERS = ["assassin", "thief", "magician", "king", "bishop", "merchant", "architect", "warlord"];
 
@@ -120,7 +120,7 @@ function actionButton(notation, context, message, text) {
 
 function districtCard(slug, { extra = [], small = false } = {}) {
   const [type, cost, points] = DISTRICTS[slug] || ["unique", "?", "?"];
-  return el("div", { class: `district ${type}${small ? " small" : ""}`, dataset: { card: slug }, title: `${dname(slug)} — ${t(`citadels.type.${type}`)}` },
+  return el("div", { class: `district ${type}${small ? " small" : ""}`, dataset: { card: slug, explain: explainKey("citadels", `district.${slug}`) } },
     el("span", { class: "cost" }, String(cost)),
     el("span", { class: "dname" }, dname(slug)),
     points !== cost ? el("span", { class: "points" }, `★${points}`) : null,
@@ -130,7 +130,7 @@ function districtCard(slug, { extra = [], small = false } = {}) {
 
 function characterCard(slug, { status = [], extra = [], big = false } = {}) {
   const rank = CHARACTERS.indexOf(slug) + 1;
-  return el("div", { class: `character c-${slug}${big ? " big" : ""} ${status.map((s) => `is-${s.kind}`).join(" ")}`, dataset: { character: slug } },
+  return el("div", { class: `character c-${slug}${big ? " big" : ""} ${status.map((s) => `is-${s.kind}`).join(" ")}`, dataset: { character: slug, explain: explainKey("citadels", `character.${slug}`) } },
     el("span", { class: "rank" }, String(rank)),
     el("span", { class: "cname" }, cname(slug)),
     el("div", { class: "status" }, status.map((s) => el("span", { class: `tag ${s.kind}` }, s.text))),
@@ -230,7 +230,7 @@ function seatPanel(view, message, seatView, groups, context) {
     el("span", { class: "gold", title: t("citadels.ui.gold", { n: seatView.gold }) }, coinIcon(), String(seatView.gold)),
     el("span", { class: "hand-count", title: t("citadels.ui.hand_count", { n: seatView.hand_count }) }, cardBackIcon(), String(seatView.hand_count)),
     el("span", { class: "score", title: t("citadels.ui.score", { n: seatView.score }) }, `★ ${seatView.score}`),
-    seatView.revealed_characters.map((slug) => el("span", { class: `chip char-chip c-${slug}` }, cname(slug))),
+    seatView.revealed_characters.map((slug) => el("span", { class: `chip char-chip c-${slug}`, dataset: { explain: explainKey("citadels", `character.${slug}`) } }, cname(slug))),
     seatView.complete ? el("span", { class: "chip complete" }, view.first_complete === seat ? t("citadels.ui.first_complete") : t("citadels.ui.complete")) : null,
     swap),
   el("div", { class: "city" }, city.length ? city : el("span", { class: "muted" }, t("citadels.ui.empty_city"))));

@@ -4,7 +4,7 @@
 // click on the thing it concerns. Stairway moves are click-click (a room of yours, then where to) or a
 // drag of a servant. It draws only the `view` the server sent for this seat.
 
-import { el, seatName, svg, t, tMaybe } from "../common.js";
+import { el, explainKey, seatName, svg, t, tMaybe } from "../common.js";
 
 const FILES = ["a", "b", "c", "d", "e", "f"];
 const SEAT_COLOURS = ["#c0392b", "#2e6fb7", "#3c9a4b", "#d9a41c"];
@@ -29,6 +29,14 @@ function seatLabel(message, seat) {
   return info ? seatName(info) : `#${seat + 1}`;
 }
 
+/** A noble by what it is ("Noble · +1 card"), as the explanations name it; its code only when nothing is known. */
+function nobleName(id, message) {
+  const data = message?.view?.noble_data?.[id];
+  if (!data) return id;
+  if (!data.privilege) return t("palais_royal.explain.noble_plain_name");
+  return t("palais_royal.explain.noble_name", { privilege: `${priv(data.privilege)}${data.param > 1 ? ` ${data.param}` : ""}` });
+}
+
 function from(value) {
   return value === "pool" ? t("palais_royal.ui.the_pool") : room(value);
 }
@@ -45,7 +53,7 @@ export function actionLabel(notation, message) {
     }
     case "recruit": {
       const square = message?.view?.garden?.find((g) => g.square === a);
-      return t("palais_royal.action.recruit", { square: a, noble: square?.noble ?? "?", cost: square?.cost ?? "?" });
+      return t("palais_royal.action.recruit", { square: a, noble: square?.noble ? nobleName(square.noble, message) : "?", cost: square?.cost ?? "?" });
     }
     case "edge":
       return t("palais_royal.action.edge", { from: from(a) });
@@ -65,6 +73,7 @@ export function eventText(event, message) {
     else if (key === "from") params[key] = from(value);
     else if (key === "to" || key === "room") params[key] = room(value);
     else if (key === "card") params[key] = card(value);
+    else if (key === "noble") params[key] = nobleName(value, message);
     else if (key === "cards") params[key] = Array.isArray(value) ? (value.map(card).join(", ") || "—") : value;
     else if (key === "rooms") params[key] = value.map(room).join(", ");
     else params[key] = Array.isArray(value) ? value.join(", ") : value;
@@ -151,13 +160,14 @@ function select(code) {
 
 function nobleTile(id, data, { cost = null, small = false, back = false } = {}) {
   if (back || !data) {
-    return el("div", { class: `noble back${small ? " small" : ""}`, dataset: { noble: back ? "" : id } },
+    return el("div", { class: `noble back${small ? " small" : ""}`, dataset: { noble: back ? "" : id, ...(back ? {} : { explain: explainKey("palais_royal", `noble.${id}`) }) } },
       el("span", { class: "nvp" }, back ? "?" : id));
   }
   const reduced = cost !== null && cost !== data.gold;
-  return el("div", { class: `noble${data.privilege ? " has-priv" : ""}${small ? " small" : ""}`, dataset: { noble: id },
-    title: `${id}: ${t("palais_royal.ui.noble_title", { gold: data.gold, t: data.turquoise, v: data.violet, vp: data.vp })}${data.privilege ? ` — ${priv(data.privilege)}${data.param > 1 ? ` ${data.param}` : ""}` : ""}` },
-  el("span", { class: "nvp", title: t("palais_royal.ui.vp") }, `★${data.vp}`),
+  return el("div", { class: `noble${data.privilege ? " has-priv" : ""}${small ? " small" : ""}`,
+    dataset: { noble: id, explain: explainKey("palais_royal", `noble.${id}`) },
+    "aria-label": t("palais_royal.ui.noble_title", { gold: data.gold, t: data.turquoise, v: data.violet, vp: data.vp }) },
+  el("span", { class: "nvp" }, `★${data.vp}`),
   el("span", { class: "nid" }, id),
   el("span", { class: `ncost${reduced ? " reduced" : ""}` }, coinIcon(),
     cost === null ? String(data.gold) : [reduced ? el("s", {}, String(data.gold)) : null, el("b", { class: "cost-now" }, String(cost))]),
@@ -206,13 +216,13 @@ function roomCell(code, view, message, groups, context) {
   const acts = groups.rooms[code] || [];
   const attrs = {
     class: `room r-${code}${moves.length ? " movable" : ""}${isSelected ? " selected" : ""}${moveHere ? " destination" : ""}${acts.length ? " can" : ""}`,
-    dataset: { room: code },
+    dataset: { room: code, explain: explainKey("palais_royal", `room.${code}`) },
   };
   if (moves.length) {
     attrs.dataset.moves = moves.join(" ");
     attrs.role = "button";
     attrs.tabindex = "0";
-    attrs.title = t("palais_royal.ui.select_hint");
+    attrs["aria-label"] = `${room(code)}: ${t("palais_royal.ui.select_hint")}`;
     attrs.onclick = () => select(code);
     attrs.onkeydown = (event) => {
       if (event.key === "Enter" || event.key === " ") {
@@ -274,7 +284,7 @@ function palacePanel(view, message, groups, context) {
 
 function cardTile(code, { count = 1, extra = [] } = {}) {
   const step = CARD_STEP[code];
-  return el("div", { class: `pcard k-${code}`, dataset: { card: code }, title: tMaybe(`palais_royal.card_hint.${code}`) || card(code) },
+  return el("div", { class: `pcard k-${code}`, dataset: { card: code, explain: explainKey("palais_royal", `card.${code}`) } },
     el("span", { class: "cstep" }, step ? t("palais_royal.ui.step_n", { n: step }) : t("palais_royal.ui.any_step")),
     el("span", { class: "cname" }, card(code)),
     count > 1 ? el("span", { class: "ccount" }, `×${count}`) : null,
@@ -369,10 +379,11 @@ function seatPanel(view, message, seat, context) {
     el("span", {}, t("palais_royal.ui.edge_servants", { n: edges })),
     el("span", {}, t("palais_royal.ui.score_parts", { nobles: score.nobles ?? 0, played: score.played_cards ?? 0, hand: score.hand ?? 0, edges: score.edges ?? 0 }))),
   Object.keys(played).length ? el("div", { class: "played" }, Object.entries(played).map(([code, n]) =>
-    el("span", { class: "chip played-card", dataset: { card: code } }, `${card(code)} ×${n}`))) : null,
+    el("span", { class: "chip played-card", dataset: { card: code, explain: explainKey("palais_royal", `card.${code}`) } }, `${card(code)} ×${n}`))) : null,
   Object.keys(privileges.active).length || Object.keys(privileges.next_turn).length ? el("div", { class: "privs small" },
-    Object.entries(privileges.active).map(([code, n]) => el("span", { class: "chip priv" }, `${priv(code)} ${n}`)),
-    Object.entries(privileges.next_turn).map(([code, n]) => el("span", { class: "chip priv next", title: t("palais_royal.ui.next_turn") }, `${priv(code)} ${n} ⏳`))) : null,
+    Object.entries(privileges.active).map(([code, n]) => el("span", { class: "chip priv", dataset: { explain: explainKey("palais_royal", `privilege.${code}`) } }, `${priv(code)} ${n}`)),
+    Object.entries(privileges.next_turn).map(([code, n]) => el("span", { class: "chip priv next", dataset: { explain: explainKey("palais_royal", `privilege.${code}`) } },
+      `${priv(code)} ${n} `, el("span", { title: t("palais_royal.ui.next_turn"), "aria-label": t("palais_royal.ui.next_turn") }, "⏳")))) : null,
   el("div", { class: "seat-nobles" }, view.nobles[seat].length ? view.nobles[seat].map((n) =>
     nobleTile(n.id, view.noble_data[n.id], { small: true, back: hideBacks && !n.face_up })) : el("span", { class: "muted small" }, t("palais_royal.ui.no_nobles"))));
 }
