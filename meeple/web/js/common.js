@@ -169,7 +169,8 @@ export async function copyText(text, input) {
 // from /api/explain/<game>/<language> (meeple/server/explain.py), fetched once per game and language.
 // Mouse: hovering shows the popover. Touch: a long press (half a second) shows it and never acts; a plain
 // tap shows it too when the element has no action of its own (no button, link or [data-action] on or
-// around the tapped spot); a second tap, or a tap elsewhere, closes it. Keyboard focus shows it as well.
+// around the tapped spot); a second tap, or a tap elsewhere, closes it (a tap on an action button also
+// acts, as it always does). Keyboard focus shows it as well.
 
 const LONG_PRESS_MS = 500;
 const HOVER_DELAY_MS = 200;
@@ -242,7 +243,7 @@ export async function showExplanation(target) {
   } catch {
     text = undefined;
   }
-  if (explainShownFor !== target || !text) return;
+  if (explainShownFor !== target || !target.isConnected || !text) return;
   const pop = popover();
   pop.querySelector(".explain-name").textContent = text.name;
   const code = pop.querySelector(".explain-code");
@@ -269,7 +270,11 @@ function installExplain() {
   document.addEventListener("pointerover", (event) => {
     if (event.pointerType !== "mouse") return;
     const target = explainTarget(event.target);
-    if (!target || target === explainShownFor) return;
+    if (!target) {
+      if (explainShownFor) hideExplanation();  // e.g. the shown element was redrawn away under the mouse
+      return;
+    }
+    if (target === explainShownFor) return;
     clearTimeout(hoverTimer);
     hoverTimer = setTimeout(() => showExplanation(target), HOVER_DELAY_MS);
   });
@@ -282,6 +287,7 @@ function installExplain() {
   });
   document.addEventListener("pointerdown", (event) => {
     lastPointerType = event.pointerType;
+    swallowNextClick = false;  // a long press that ended without a click must not eat this tap's
     clearTimeout(pressTimer);
     if (event.pointerType === "mouse") return;
     const target = explainTarget(event.target);
@@ -316,7 +322,7 @@ function installExplain() {
     if (explainShownFor && lastPointerType !== "mouse") {
       const again = target === explainShownFor;
       hideExplanation();
-      if (again) {
+      if (again && !actsOnTap(event.target, target)) {
         event.preventDefault();
         event.stopPropagation();
         return;

@@ -1,0 +1,123 @@
+"""What a component does, on the tables, in real Chromium: hovering a card, tile, building or noble of
+each game shows its name and full effect in the page's language (the texts of meeple/server/explain.py),
+every component a table marks is one the server can explain, and on a phone (390×844, touch) a tap on
+a component without an action opens the popover, a second tap or a tap elsewhere closes it, and a long
+press on a component's action button explains it without making the move."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from meeple.core.registry import game_names
+from meeple.server.explain import explain
+from tests.browser.conftest import Server
+from tests.browser.helpers import create_table, drawn_version, fill_lobby
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+POP = "#explain-pop"
+
+#: game -> (the page's language, a component on the table at the start that the test hovers)
+HOVERED = {
+    "citadels": ("en", "#hand .district[data-explain]"),
+    "burgundy": ("ja", ".bg-depot-tile [data-explain]"),
+    "caylus": ("zh-Hans", ".space[data-explain]"),
+    "palais_royal": ("zh-Hant", "#garden .noble[data-explain]"),
+}
+
+
+def open_table(browser: Browser, server: Server, game: str, language: str, **context: object) -> Page:
+    page = browser.new_context(**context).new_page()  # type: ignore[arg-type]
+    page.add_init_script(f"localStorage.setItem('meeple.language', '{language}')")
+    fill_lobby(page, server, game, players=2 if game != "citadels" else None)
+    create_table(page)
+    return page
+
+
+def marked_components(page: Page) -> set[str]:
+    values = page.locator("#board [data-explain]").evaluate_all("els => els.map(e => e.dataset.explain)")
+    return set(values)
+
+
+@pytest.mark.parametrize("game", sorted(HOVERED))
+def test_hover_shows_the_full_effect(browser: Browser, server: Server, game: str) -> None:
+    if game not in game_names():
+        pytest.skip(f"the {game} engine is not installed")
+    language, selector = HOVERED[game]
+    page = open_table(browser, server, game, language, viewport=DESKTOP)
+    component = page.locator(selector).first
+    expect(component).to_be_visible(timeout=15_000)
+    texts = explain(game, language)
+    marked = marked_components(page)
+    assert marked, "the table marks no component"
+    unknown = {value for value in marked if value.split(":", 1)[0] != game or value.split(":", 1)[1] not in texts}
+    assert not unknown, f"marked components the server cannot explain: {sorted(unknown)}"
+
+    key = component.get_attribute("data-explain") or ""
+    expected = texts[key.split(":", 1)[1]]
+    expect(page.locator(POP)).to_be_hidden()
+    component.hover()
+    expect(page.locator(POP)).to_be_visible()
+    expect(page.locator(f"{POP} .explain-name")).to_have_text(expected.name)
+    expect(page.locator(f"{POP} .explain-effect")).to_have_text(expected.effect)
+    if expected.code:
+        expect(page.locator(f"{POP} .explain-code")).to_have_text(expected.code)
+    page.mouse.move(2, 2)  # the page's corner, away from every component
+    expect(page.locator(POP)).to_be_hidden()
+    page.context.close()
+
+
+@pytest.mark.skipif("palais_royal" not in game_names(), reason="the Palais Royal engine is not installed")
+def test_tap_opens_and_closes_the_popover_on_a_phone(browser: Browser, server: Server) -> None:
+    page = open_table(browser, server, "palais_royal", "ja", viewport=PHONE, has_touch=True, is_mobile=True)
+    noble = page.locator("#garden .noble[data-explain]").first
+    expect(noble).to_be_visible(timeout=15_000)
+    expected = explain("palais_royal", "ja")[(noble.get_attribute("data-explain") or "").split(":", 1)[1]]
+    version = drawn_version(page)
+
+    noble.tap()
+    expect(page.locator(POP)).to_be_visible()
+    expect(page.locator(f"{POP} .explain-name")).to_have_text(expected.name)
+    expect(page.locator(f"{POP} .explain-effect")).to_have_text(expected.effect)
+    box = page.locator(POP).bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+
+    noble.tap()  # the second tap closes it
+    expect(page.locator(POP)).to_be_hidden()
+    noble.tap()
+    expect(page.locator(POP)).to_be_visible()
+    page.locator(".topbar").tap(position={"x": 5, "y": 5})  # a tap elsewhere closes it
+    expect(page.locator(POP)).to_be_hidden()
+    assert drawn_version(page) == version, "explaining made a move"
+    page.context.close()
+
+
+@pytest.mark.skipif("citadels" not in game_names(), reason="the Citadels engine is not installed")
+def test_long_press_explains_without_acting(browser: Browser, server: Server) -> None:
+    page = open_table(browser, server, "citadels", "zh-Hant", viewport=PHONE, has_touch=True, is_mobile=True)
+    pick = page.locator(".offer .character button[data-action^='pick:']").first
+    expect(pick).to_be_visible(timeout=30_000)
+    character = pick.locator("xpath=ancestor::*[@data-explain][1]")
+    expected = explain("citadels", "zh-Hant")[(character.get_attribute("data-explain") or "").split(":", 1)[1]]
+    version = drawn_version(page)
+    box = pick.bounding_box()
+    assert box is not None
+    point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+    touch = page.context.new_cdp_session(page)
+    touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+    time.sleep(0.9)
+    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+    expect(page.locator(POP)).to_be_visible()
+    expect(page.locator(f"{POP} .explain-name")).to_have_text(expected.name)
+    expect(page.locator(f"{POP} .explain-effect")).to_have_text(expected.effect)
+    page.wait_for_timeout(500)
+    assert drawn_version(page) == version, "a long press made the move"
+    expect(pick).to_be_visible()
+
+    pick.tap()  # a plain tap on the button still acts
+    page.wait_for_function(f"() => Number(document.getElementById('board').dataset.version) > {version}")
+    page.context.close()
