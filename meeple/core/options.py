@@ -10,6 +10,10 @@ from meeple.core.errors import InvalidOptions
 
 OptionValue = bool | int | str | None
 
+#: How the lobby groups a game's options, in this order: how the game is set up, rule variants, the end
+#: of the game and its scoring, and settings for tests and research (not rules of the game).
+OPTION_GROUPS: tuple[str, ...] = ("setup", "rules", "scoring", "research")
+
 
 @dataclass(frozen=True)
 class Option:
@@ -17,7 +21,7 @@ class Option:
 
     ``choices`` lists every allowed value when the set is finite; otherwise ``kind`` gives the type
     and ``minimum``/``maximum`` bound integers. ``None`` is allowed only when it is the default or
-    listed in ``choices``.
+    listed in ``choices``. ``group`` is one of ``OPTION_GROUPS``.
     """
 
     name: str
@@ -27,6 +31,12 @@ class Option:
     kind: type | None = None
     minimum: int | None = None
     maximum: int | None = None
+    group: str = "rules"
+
+    def __post_init__(self) -> None:
+        if self.group not in OPTION_GROUPS:
+            groups = ", ".join(OPTION_GROUPS)
+            raise ValueError(f"option {self.name!r}: group must be one of {groups}, not {self.group!r}")
 
     def validate(self, value: Any) -> OptionValue:
         if self.choices is not None:
@@ -60,6 +70,7 @@ class Option:
             "minimum": self.minimum,
             "maximum": self.maximum,
             "description": self.description,
+            "group": self.group,
         }
 
 

@@ -45,6 +45,8 @@ LIVE_CACHE = 5000
 (it is loaded again from the database when next asked for)."""
 REPLAY_CACHE = 4
 MAX_ACTION_CHARS = 500
+DEFAULT_BOT_LEVEL = "medium"
+"""The level of a bot seat that names none (the lobby's seats start at it too)."""
 
 
 class Refused(Exception):
@@ -283,9 +285,11 @@ class TableRuntime:
         while len(self.finished) > FINISHED_CACHE:
             self.finished.popitem(last=False)
 
-    async def list_tables(self, status: str | None = None, limit: int = 100) -> list[JSON]:
-        """Every table of the site, from the database; ``online`` as far as this process knows."""
-        tables = await asyncio.to_thread(self.store.list_tables, status, limit)
+    async def list_tables(self, status: str | None = None, limit: int = 100, game: str | None = None,
+                          open_seats: bool = False) -> list[JSON]:
+        """Every table of the site (or those ``Store.list_tables`` keeps), from the database;
+        ``online`` as far as this process knows."""
+        tables = await asyncio.to_thread(self.store.list_tables, status, limit, game, open_seats)
         for summary in tables:
             if summary["status"] != FINISHED and (summary["id"] in self.hub.local or summary["id"] in self.live):
                 online = self.hub.online(summary["id"])
@@ -359,7 +363,7 @@ class TableRuntime:
             if not isinstance(spec, Mapping) or spec.get("kind") not in (HUMAN, BOT):
                 raise Refused("bad_seats", f"seat {index}: kind must be 'human' or 'bot'")
             if spec["kind"] == BOT:
-                level = level_name(spec.get("level") or "easy")
+                level = level_name(spec.get("level") or DEFAULT_BOT_LEVEL)
                 if level not in BOT_KINDS:
                     raise Refused("bad_seats", f"seat {index}: bot level must be one of {', '.join(BOT_KINDS)}")
                 infos.append(SeatRow(BOT, bot_level=level, name=None))
@@ -418,7 +422,7 @@ class TableRuntime:
                 raise Refused("finished", "this game is over")
             if table.seat_of(seat_token) != seat and not table.is_host(host_token):
                 raise Refused("forbidden", "only that seat's player or the table's host can do this", 403)
-            level = level_name(level or "easy")
+            level = level_name(level or DEFAULT_BOT_LEVEL)
             if level not in BOT_KINDS:
                 raise Refused("bad_level", f"bot level must be one of {', '.join(BOT_KINDS)}")
             await asyncio.to_thread(self.store.seat_to_bot, table.id, seat, level)

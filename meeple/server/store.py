@@ -245,18 +245,24 @@ class Store:
 
     # --- the lobby ----------------------------------------------------------------------------
 
-    def list_tables(self, status: str | None, limit: int = 100) -> list[JSON]:
+    def list_tables(self, status: str | None, limit: int = 100, game: str | None = None,
+                    open_seats: bool = False) -> list[JSON]:
         """Open and running tables newest first, then finished ones newest first: from the database,
-        so every process lists every table."""
+        so every process lists every table. ``game`` keeps one game's tables; ``open_seats`` keeps
+        the unfinished tables where a person's seat is still free."""
         result: list[JSON] = []
+        filters = [] if game is None else [GameTable.game == game]
+        if open_seats:
+            filters.append(select(Seat.seat).where(Seat.table_id == GameTable.id, Seat.kind == HUMAN,
+                                                   Seat.token_hash.is_(None)).exists())
         with self.sessions() as session:
             if status in (None, OPEN, RUNNING):
                 wanted = (OPEN, RUNNING) if status is None else (status,)
-                rows = session.scalars(select(GameTable).where(GameTable.status.in_(wanted))
+                rows = session.scalars(select(GameTable).where(GameTable.status.in_(wanted), *filters)
                                        .order_by(GameTable.created_at.desc()).limit(limit)).all()
                 result += [summary_of_row(row) for row in rows]
-            if status in (None, FINISHED):
-                rows = session.scalars(select(GameTable).where(GameTable.status == FINISHED)
+            if status in (None, FINISHED) and not open_seats:
+                rows = session.scalars(select(GameTable).where(GameTable.status == FINISHED, *filters)
                                        .order_by(GameTable.finished_at.desc()).limit(limit)).all()
                 result += [summary_of_row(row) for row in rows]
         return result[:limit]

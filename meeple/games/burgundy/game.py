@@ -20,28 +20,35 @@ OPTIONS = OptionSet(
             "from random_board_pool; 'choose' = each seat picks a board 1–9 in turn order (2–9 once each); "
             "or one board id per seat, e.g. '3,6,1,1'",
             kind=str,
+            group="setup",
         ),
-        Option("random_board_pool", "1,2,3,5,6,7,9", "boards the 'random' mode draws from (D22)", kind=str),
+        Option("random_board_pool", "1,2,3,5,6,7,9", "boards the 'random' mode draws from (D22)", kind=str,
+               group="setup"),
         Option(
             "start_castle",
             "centre",
             "start castle on the centre space 19 ('centre'), or each seat chooses one of its board's castle "
             "spaces in turn order ('choose') (§3.18, D9)",
             choices=("centre", "choose"),
+            group="setup",
         ),
-        Option("board_variant_4", "a", "transcription used for estate board 4 (D23)", choices=("a", "b")),
-        Option("board_variant_8", "a", "transcription used for estate board 8 (D23)", choices=("a", "b")),
+        Option("board_variant_4", "a", "transcription used for estate board 4 (D23)", choices=("a", "b"),
+               group="setup"),
+        Option("board_variant_8", "a", "transcription used for estate board 8 (D23)", choices=("a", "b"),
+               group="setup"),
         Option(
             "secret_setup",
             False,
             "variant choices of board and start castle are made secretly and revealed together, instead of "
             "openly in turn order (§3.18); secret board choices may repeat a board",
+            group="setup",
         ),
         Option(
             "tiebreak_empty",
             "fewest",
             "first tie-break: fewest empty estate spaces wins (seed) or most (BGA reading) (D1)",
             choices=("fewest", "most"),
+            group="scoring",
         ),
         Option(
             "k06_pay_with_workers",
@@ -60,6 +67,7 @@ OPTIONS = OptionSet(
             "a sale scores n VP per goods tile sold (2011 rulebook, D11) or n VP per sale (a literal reading "
             "of the seed, which says only '2/3/4 VP')",
             choices=("per_tile", "per_sale"),
+            group="scoring",
         ),
         Option(
             "forced_building_effects",
@@ -73,6 +81,7 @@ OPTIONS = OptionSet(
             kind=int,
             minimum=0,
             maximum=3,
+            group="setup",
         ),
     ),
     presets={

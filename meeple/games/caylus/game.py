@@ -15,7 +15,8 @@ NEUTRAL_SLUGS = tuple(TILES[t].slug for t in NEUTRAL_IDS)
 
 OPTIONS = OptionSet(
     (
-        Option("jeweller", False, "D1: add the later printings' Jeweller stone tile", choices=(False, True)),
+        Option("jeweller", False, "D1: add the later printings' Jeweller stone tile", choices=(False, True),
+               group="setup"),
         Option("lawyer_pp", 4, "D2: prestige for building the Lawyer (4 first edition, 3 later)", choices=(4, 3)),
         Option(
             "lawyer_targets",
@@ -38,12 +39,14 @@ OPTIONS = OptionSet(
             None,
             "tests: the first turn order as comma-separated seats, e.g. '2,0,3,1' (default random)",
             kind=str,
+            group="research",
         ),
         Option(
             "neutral_order",
             None,
             "tests: the neutral tiles on spaces 1-6, comma-separated slugs (default random)",
             kind=str,
+            group="research",
         ),
     ),
     presets={

@@ -13,12 +13,13 @@ from meeple.games.citadels.state import CitadelsState
 OPTIONS = OptionSet(
     (
         Option("deck", "classic68", "D1: which unique districts are in the deck (68, 66 or 65 cards)",
-               choices=("classic68", "ffg66", "original65")),
+               choices=("classic68", "ffg66", "original65"), group="setup"),
         Option("complete_at", None, "§3.1: districts that complete a city; None = 7 with 4–7 players, 8 with 2–3",
-               choices=(None, 7, 8)),
+               choices=(None, 7, 8), group="scoring"),
         Option("classic_variant", False, "§3.1: the classic variant, cities complete at 8 districts with 4–7 players",
-               choices=(False, True)),
-        Option("overbuild", False, "D11: allow building beyond the completion size (FFG)", choices=(False, True)),
+               choices=(False, True), group="scoring"),
+        Option("overbuild", False, "D11: allow building beyond the completion size (FFG)", choices=(False, True),
+               group="scoring"),
         Option("observatory_cost", 4, "D2: the Observatory's cost (5 in older printings)", choices=(4, 5)),
         Option("laboratory_gold", 1, "D3: gold the Laboratory pays for a discarded card", choices=(1, 2)),
         Option("smithy", "3:2", "D4: the Smithy's price and cards drawn, 'pay:draw'", choices=("3:2", "2:3")),
@@ -31,10 +32,10 @@ OPTIONS = OptionSet(
         Option("bonus_timing", "start", "D13: Merchant +1 gold and Architect +2 cards at the start of the turn or "
                "right after gathering", choices=("start", "after_gather")),
         Option("tie_break", "rank", "D22: ties go to the highest character chosen in the final round, or (FFG) to "
-               "district points, then gold, then a shared win", choices=("rank", "ffg")),
-        Option("first_crown", "seat0", "D18: who holds the crown first", choices=("seat0", "random")),
+               "district points, then gold, then a shared win", choices=("rank", "ffg"), group="scoring"),
+        Option("first_crown", "seat0", "D18: who holds the crown first", choices=("seat0", "random"), group="setup"),
         Option("max_rounds", None, "D31: stop and score after this many rounds (research only)", kind=int,
-               minimum=1),
+               minimum=1, group="research"),
     ),
     presets={
         "classic": {},

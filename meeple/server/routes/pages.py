@@ -16,7 +16,7 @@ from meeple.server.explain import EXPLAINERS, explain
 from meeple.server.hosting import is_loopback, share_base
 from meeple.server.i18n import LANGUAGES, load_messages
 from meeple.server.routes.common import runtime_of
-from meeple.server.runtime import Refused
+from meeple.server.runtime import DEFAULT_BOT_LEVEL, Refused
 
 WEB = Path(__file__).resolve().parent.parent.parent / "web"
 
@@ -42,7 +42,8 @@ async def replay_page(table_id: str, request: Request) -> FileResponse:
 
 @router.get("/api/games")
 async def games() -> JSON:
-    return {"games": [load_game(name).describe() for name in game_names()], "bot_levels": list(BOT_KINDS)}
+    return {"games": [load_game(name).describe() for name in game_names()], "bot_levels": list(BOT_KINDS),
+            "default_bot_level": DEFAULT_BOT_LEVEL}
 
 
 @router.get("/api/i18n/{language}")

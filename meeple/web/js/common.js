@@ -128,9 +128,14 @@ export function languagePicker(onchange) {
 }
 
 /** A seat's display name: the player's, or "Bot (level)", or "Open seat". */
+/** A bot level's name in the page's language ("medium" -> "中等"). */
+export function botLevelName(level) {
+  return tMaybe(`bot.level.${level}`) ?? level ?? "";
+}
+
 export function seatName(seat) {
   if (!seat) return "";
-  if (seat.kind === "bot") return t("seat.bot", { n: seat.seat + 1, level: seat.bot_level || "" });
+  if (seat.kind === "bot") return t("seat.bot", { n: seat.seat + 1, level: botLevelName(seat.bot_level) });
   return seat.name || t("seat.open");
 }
 

@@ -1,12 +1,16 @@
 // The lobby: create a table (game, players, options, seats and bots), list open / running / finished
 // tables, join a seat as a guest or with an account.
 
-import { api, copyText, el, languagePicker, loadLanguage, seatName, t, toast, translatePage } from "./common.js";
+import { api, botLevelName, copyText, el, languagePicker, loadLanguage, seatName, t, tMaybe, toast, translatePage } from "./common.js";
 
 const NAME_KEY = "meeple.name";
-let catalogue = { games: [], bot_levels: [] };
+const OPTION_GROUPS = ["setup", "rules", "scoring", "research"];
+const CUSTOM = "custom";
+const DEFAULTS = "defaults";
+let catalogue = { games: [], bot_levels: [], default_bot_level: "medium" };
 let account = null;
 let site = null;
+const filters = { game: "", mode: "", openSeats: false };
 
 function gameTitle(name, fallback) {
   const key = `game.${name}.title`;
@@ -14,32 +18,80 @@ function gameTitle(name, fallback) {
   return text === key ? fallback : text;
 }
 
-function optionControl(option) {
-  const id = `option-${option.name}`;
-  let control;
-  if (option.choices) {
-    control = el("select", { id, name: option.name, dataset: { option: option.name } });
-    option.choices.forEach((choice, index) => {
-      control.append(el("option", { value: String(index), selected: choice === option.default },
-        choice === null ? "—" : String(choice)));
-    });
-  } else if (option.type === "bool") {
-    control = el("input", { id, type: "checkbox", checked: option.default === true, dataset: { option: option.name } });
-  } else if (option.type === "int") {
-    control = el("input", { id, type: "number", value: option.default ?? "", min: option.minimum ?? undefined,
-      max: option.maximum ?? undefined, dataset: { option: option.name } });
-  } else {
-    control = el("input", { id, type: "text", value: option.default ?? "", dataset: { option: option.name } });
-  }
-  return el("label", { class: "option", title: option.description },
-    el("span", {}, option.name.replaceAll("_", " ")), control);
+/** The key part naming one value of an option: null is "null", anything else its text. */
+function valueKey(value) {
+  return value === null ? "null" : String(value);
 }
 
-function readOption(option, control) {
-  if (option.choices) return option.choices[Number(control.value)];
-  if (option.type === "bool") return control.checked;
-  if (option.type === "int") return control.value === "" ? null : Number(control.value);
-  return control.value === "" && option.default === null ? null : control.value;
+/** An option value in words: on/off, the game's name for it, or the number itself. */
+function valueLabel(game, option, value) {
+  if (typeof value === "boolean") return t(value ? "lobby.option_on" : "lobby.option_off");
+  return tMaybe(`${game}.option.${option.name}.choice.${valueKey(value)}`) ?? String(value ?? "");
+}
+
+/** The values a select offers: the game's own list, or a short integer range (e.g. a seat). */
+function choicesOf(option) {
+  if (option.choices) return option.choices;
+  if (option.type !== "int" || option.minimum === null || option.maximum === null) return null;
+  if (option.maximum - option.minimum > 12) return null;
+  const range = [];
+  for (let value = option.minimum; value <= option.maximum; value += 1) range.push(value);
+  return option.default === null ? [null, ...range] : range;
+}
+
+/** One option's row in the form: its name, its control, what it does and its default. Returns the
+ * row with read() and write(value) for the control. */
+function optionField(game, option) {
+  const id = `option-${option.name}`;
+  const name = t(`${game}.option.${option.name}`);
+  const about = el("p", { class: "option-about muted" }, t(`${game}.option.${option.name}.about`), " ",
+    t("lobby.option_default", { value: valueLabel(game, option, option.default) }));
+  const choices = choicesOf(option);
+  const isSwitch = option.type === "bool" || (choices && choices.every((choice) => typeof choice === "boolean"));
+  let control;
+  let read;
+  let write;
+  if (isSwitch) {
+    control = el("input", { id, type: "checkbox", checked: option.default === true });
+    read = () => control.checked;
+    write = (value) => { control.checked = value === true; };
+  } else if (choices) {
+    control = el("select", { id },
+      choices.map((choice, index) => el("option", { value: String(index) }, valueLabel(game, option, choice))));
+    read = () => choices[Number(control.value)];
+    write = (value) => { control.value = String(Math.max(choices.indexOf(value), 0)); };
+  } else {
+    const placeholder = option.default === null ? valueLabel(game, option, null) : undefined;
+    control = el("input", option.type === "int"
+      ? { id, type: "number", min: option.minimum ?? undefined, max: option.maximum ?? undefined, placeholder }
+      : { id, type: "text", placeholder });
+    read = () => {
+      if (control.value === "") return option.default;
+      return option.type === "int" ? Number(control.value) : control.value;
+    };
+    write = (value) => { control.value = value === null ? "" : String(value); };
+  }
+  control.dataset.option = option.name;
+  write(option.default);
+  const label = el("label", { class: isSwitch ? "option-name switch" : "option-name", for: id },
+    isSwitch ? control : null, el("span", {}, name), isSwitch ? null : control);
+  const row = el("div", { class: "option", dataset: { optionRow: option.name } }, label, about);
+  return { option, control, row, read, write };
+}
+
+/** The game's presets as complete option values; "defaults" joins them when no preset is the defaults. */
+function presetsOf(chosen) {
+  const defaults = Object.fromEntries(chosen.options.map((option) => [option.name, option.default]));
+  const presets = Object.entries(chosen.presets).map(([name, values]) => ({
+    name, label: t(`${chosen.name}.preset.${name}`), about: t(`${chosen.name}.preset.${name}.about`),
+    values: { ...defaults, ...values },
+  }));
+  const sameAsDefaults = (preset) => chosen.options.every((option) => preset.values[option.name] === option.default);
+  if (!presets.some(sameAsDefaults)) {
+    presets.unshift({ name: DEFAULTS, label: t("lobby.preset_defaults"), about: t("lobby.preset_defaults_about"),
+      values: defaults });
+  }
+  return presets;
 }
 
 function renderCreateForm() {
@@ -56,22 +108,68 @@ function renderCreateForm() {
   const playersInput = el("input", { id: "players", type: "number", name: "players" });
   const nameInput = el("input", { id: "name", name: "name", maxlength: 40, required: true,
     value: account?.name || localStorage.getItem(NAME_KEY) || "", placeholder: t("lobby.name_placeholder") });
+  const presetSelect = el("select", { id: "preset", name: "preset" });
+  const presetAbout = el("p", { class: "preset-about muted", id: "preset-about" });
   const optionsBox = el("div", { class: "options" });
   const seatsBox = el("div", { class: "seats-config", id: "seats-config" });
+  let fields = [];
+  let presets = [];
 
   const game = () => catalogue.games.find((g) => g.name === gameSelect.value);
+
+  function seatField(seat, count) {
+    const defaultKind = seat === 0 ? "me" : count > 1 ? `bot:${catalogue.default_bot_level}` : "human";
+    const kind = el("select", { class: "seat-kind", id: `seat-kind-${seat}`, "aria-label": t("lobby.seat_n", { n: seat + 1 }) },
+      el("option", { value: seat === 0 ? "me" : "human" }, seat === 0 ? t("lobby.seat_me") : t("lobby.seat_human")),
+      catalogue.bot_levels.map((level) => el("option", { value: `bot:${level}`, title: t(`bot.level.${level}.about`) },
+        t("lobby.bot_level", { level: botLevelName(level) }))));
+    kind.value = defaultKind;
+    const about = el("span", { class: "seat-about muted", id: `seat-about-${seat}` });
+    const describe = () => {
+      about.textContent = kind.value.startsWith("bot:") ? t(`bot.level.${kind.value.slice(4)}.about`) : "";
+    };
+    kind.addEventListener("change", describe);
+    describe();
+    return el("div", { class: "seat-row" },
+      el("label", { class: "seat-config" }, el("span", {}, t("lobby.seat_n", { n: seat + 1 })), kind), about);
+  }
 
   function renderSeats() {
     const count = Number(playersInput.value);
     seatsBox.replaceChildren();
-    for (let seat = 0; seat < count; seat += 1) {
-      const kind = el("select", { class: "seat-kind", id: `seat-kind-${seat}`, "aria-label": t("lobby.seat_n", { n: seat + 1 }) },
-        el("option", { value: seat === 0 ? "me" : "human" }, seat === 0 ? t("lobby.seat_me") : t("lobby.seat_human")),
-        catalogue.bot_levels.map((level) => el("option", { value: `bot:${level}` }, t("lobby.bot_level", { level }))));
-      if (seat > 0 && count > 1) kind.value = `bot:${catalogue.bot_levels[0]}`;
-      seatsBox.append(el("label", { class: "seat-config" }, el("span", {}, t("lobby.seat_n", { n: seat + 1 })), kind));
-    }
+    for (let seat = 0; seat < count; seat += 1) seatsBox.append(seatField(seat, count));
   }
+
+  /** Show which preset the options now match, or "custom". */
+  function showMatchingPreset() {
+    const current = Object.fromEntries(fields.map((field) => [field.option.name, field.read()]));
+    const match = presets.find((preset) => fields.every((field) => preset.values[field.option.name] === current[field.option.name]));
+    presetSelect.value = match ? match.name : CUSTOM;
+    presetAbout.textContent = match ? match.about : t("lobby.preset_custom_about");
+    for (const field of fields) field.row.classList.toggle("changed", current[field.option.name] !== field.option.default);
+  }
+
+  function renderOptions(chosen) {
+    fields = chosen.options.map((option) => optionField(chosen.name, option));
+    presets = presetsOf(chosen);
+    presetSelect.replaceChildren(
+      ...presets.map((preset) => el("option", { value: preset.name, title: preset.about }, preset.label)),
+      el("option", { value: CUSTOM }, t("lobby.preset_custom")));
+    const groups = OPTION_GROUPS.map((group) => {
+      const rows = fields.filter((field) => (field.option.group || "rules") === group).map((field) => field.row);
+      return rows.length ? el("fieldset", { class: `option-group group-${group}` },
+        el("legend", {}, t(`lobby.option_group.${group}`)), rows) : null;
+    });
+    optionsBox.replaceChildren(...groups.filter(Boolean));
+    for (const field of fields) field.control.addEventListener("change", showMatchingPreset);
+    showMatchingPreset();
+  }
+
+  presetSelect.addEventListener("change", () => {
+    const preset = presets.find((p) => p.name === presetSelect.value);
+    if (preset) for (const field of fields) field.write(preset.values[field.option.name]);
+    showMatchingPreset();
+  });
 
   function renderGame() {
     const chosen = game();
@@ -79,7 +177,7 @@ function renderCreateForm() {
     playersInput.max = chosen.max_players;
     const wanted = Math.min(Math.max(Number(playersInput.value) || 4, chosen.min_players), chosen.max_players);
     playersInput.value = String(wanted);
-    optionsBox.replaceChildren(...chosen.options.map(optionControl));
+    renderOptions(chosen);
     renderSeats();
   }
 
@@ -95,7 +193,9 @@ function renderCreateForm() {
     el("label", {}, el("span", {}, t("lobby.players")), playersInput),
     el("label", {}, el("span", {}, t("lobby.your_name")), nameInput),
     el("fieldset", {}, el("legend", {}, t("lobby.seats")), seatsBox),
-    el("details", {}, el("summary", {}, t("lobby.options")), optionsBox),
+    el("label", {}, el("span", {}, t("lobby.preset")), presetSelect),
+    presetAbout,
+    el("details", { class: "options-box" }, el("summary", {}, t("lobby.options")), optionsBox),
     el("button", { type: "submit", id: "create-button", class: "primary" }, t("lobby.create_button")),
   );
   renderGame();
@@ -104,10 +204,9 @@ function renderCreateForm() {
     event.preventDefault();
     const chosen = game();
     const options = {};
-    for (const option of chosen.options) {
-      const control = optionsBox.querySelector(`[data-option="${option.name}"]`);
-      const value = readOption(option, control);
-      if (value !== option.default) options[option.name] = value;
+    for (const field of fields) {
+      const value = field.read();
+      if (value !== field.option.default) options[field.option.name] = value;
     }
     let mySeat = null;
     const seats = [...seatsBox.querySelectorAll(".seat-kind")].map((select, index) => {
@@ -132,6 +231,15 @@ function renderCreateForm() {
   };
 }
 
+/** A table's mode; tables from before modes existed are real-time. */
+function tableMode(table) {
+  return table.mode ?? "real-time";
+}
+
+function freeSeats(table) {
+  return table.seats.filter((seat) => !seat.taken).length;
+}
+
 function tableRow(table) {
   const seats = el("span", { class: "seat-names" },
     table.seats.map((seat) => el("span", { class: `chip ${seat.kind}${seat.taken ? "" : " open"}` }, seatName(seat))));
@@ -150,18 +258,51 @@ function tableRow(table) {
     result = el("span", { class: "scores" }, table.scores.map((score, seat) =>
       el("span", { class: table.winners?.includes(seat) ? "winner" : "" }, `${seatName(table.seats[seat])}: ${score}`)));
   }
-  return el("div", { class: "table-row", dataset: { table: table.id, status: table.status } },
+  const free = table.status === "finished" ? 0 : freeSeats(table);
+  return el("div", { class: "table-row", dataset: { table: table.id, status: table.status, game: table.game, mode: tableMode(table) } },
     el("strong", {}, gameTitle(table.game, table.title)),
+    el("span", { class: `status status-${table.status}` }, t(`lobby.status.${table.status}`)),
+    el("span", { class: "chip mode" }, t(`lobby.mode.${tableMode(table)}`)),
     el("span", { class: "muted" }, t("lobby.players_n", { n: table.players })),
+    free ? el("span", { class: "free-seats" }, t("lobby.seats_free_n", { n: free })) : null,
     seats, result, el("span", { class: "muted when" }, when), el("span", { class: "row-actions" }, actions));
 }
 
+function renderFilters() {
+  const box = document.getElementById("table-filters");
+  const gameSelect = el("select", { id: "filter-game", "aria-label": t("lobby.game") },
+    el("option", { value: "" }, t("lobby.filter_all_games")),
+    catalogue.games.map((g) => el("option", { value: g.name }, gameTitle(g.name, g.title))));
+  gameSelect.value = filters.game;
+  const modeSelect = el("select", { id: "filter-mode", "aria-label": t("lobby.filter_mode") },
+    el("option", { value: "" }, t("lobby.filter_all_modes")),
+    ["real-time", "turn-based"].map((mode) => el("option", { value: mode }, t(`lobby.mode.${mode}`))));
+  modeSelect.value = filters.mode;
+  const openSeats = el("input", { id: "filter-open-seats", type: "checkbox", checked: filters.openSeats });
+  gameSelect.addEventListener("change", () => { filters.game = gameSelect.value; refreshTables(); });
+  modeSelect.addEventListener("change", () => { filters.mode = modeSelect.value; refreshTables(); });
+  openSeats.addEventListener("change", () => { filters.openSeats = openSeats.checked; refreshTables(); });
+  box.replaceChildren(el("span", { class: "filters-title" }, t("lobby.filters")), gameSelect, modeSelect,
+    el("label", { class: "filter-open-seats" }, openSeats, el("span", {}, t("lobby.filter_open_seats"))));
+}
+
+/** Open tables closest to starting first (fewest free seats), then the newest; running tables newest
+ * first; finished ones most recently finished first (the server's order). */
+function ordered(status, tables) {
+  if (status !== "open") return tables;
+  return [...tables].sort((a, b) => freeSeats(a) - freeSeats(b) || b.created_at.localeCompare(a.created_at));
+}
+
 async function refreshTables() {
+  const query = new URLSearchParams();
+  if (filters.game) query.set("game", filters.game);
+  if (filters.openSeats) query.set("open_seats", "true");
   try {
-    const { tables } = await api("/api/tables");
+    const { tables } = await api(`/api/tables${query.toString() ? `?${query}` : ""}`);
+    const shown = tables.filter((table) => !filters.mode || tableMode(table) === filters.mode);
     for (const status of ["open", "running", "finished"]) {
       const box = document.getElementById(`tables-${status}`);
-      const rows = tables.filter((table) => table.status === status).map(tableRow);
+      const rows = ordered(status, shown.filter((table) => table.status === status)).map(tableRow);
       box.replaceChildren(...(rows.length ? rows : [el("p", { class: "muted" }, t("lobby.none"))]));
     }
   } catch (error) {
@@ -214,6 +355,7 @@ function renderAll() {
   renderAccount();
   renderCreateForm();
   renderShare();
+  renderFilters();
   refreshTables();
 }
 

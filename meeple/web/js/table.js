@@ -22,10 +22,15 @@ let connectedOnce = false;
 let newestSeen = -1; // the newest version an update announced, applied or not
 let shareUrl = `${window.location.origin}/`; // the server's address to share (/api/site): public, or LAN
 
+let connectionState = "connecting";
+
+/** The header's connection badge; a connected finished table says "finished", not "live". */
 function setConnection(state) {
+  connectionState = state;
+  const shown = state === "online" && message?.table.status === "finished" ? "finished" : state;
   const node = document.getElementById("connection");
-  node.dataset.state = state;
-  node.textContent = t(`connection.${state}`);
+  node.dataset.state = shown;
+  node.textContent = t(`connection.${shown}`);
 }
 
 function act(notation) {
@@ -108,6 +113,7 @@ function show(next) {
   if (message && next.version < message.version && next.table.status === message.table.status) return;
   const isHost = next.is_host ?? message?.is_host ?? false;
   message = { ...next, is_host: isHost };
+  setConnection(connectionState);
   waiting = false;
   document.body.classList.remove("waiting-for-server");
   draw();
