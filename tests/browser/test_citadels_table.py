@@ -42,7 +42,7 @@ def test_a_whole_citadels_game_against_three_bots_by_clicking(browser: Browser, 
     frames = record_frames(page)
     fill_lobby(page, server, "citadels")
     for seat in (1, 2, 3):
-        expect(page.locator(f"#seat-kind-{seat}")).to_have_value("bot:easy")
+        expect(page.locator(f"#seat-kind-{seat}")).to_have_value("bot:medium")
     table_id = create_table(page)
     expect(page.locator(".citadels")).to_be_visible()
 

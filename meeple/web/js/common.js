@@ -104,18 +104,22 @@ export async function loadLanguage(wanted = preferredLanguage()) {
   return language;
 }
 
-/** Fill every [data-i18n] element's text and [data-i18n-placeholder] input's placeholder. */
+/** Fill every [data-i18n] element's text, and the placeholder, title or aria-label that
+ * [data-i18n-placeholder], [data-i18n-title] or [data-i18n-aria-label] names. */
 export function translatePage(root) {
   for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
   for (const node of root.querySelectorAll("[data-i18n-placeholder]")) {
     node.placeholder = t(node.dataset.i18nPlaceholder);
   }
   for (const node of root.querySelectorAll("[data-i18n-title]")) node.title = t(node.dataset.i18nTitle);
+  for (const node of root.querySelectorAll("[data-i18n-aria-label]")) {
+    node.setAttribute("aria-label", t(node.dataset.i18nAriaLabel));
+  }
 }
 
 /** A <select> of the four languages; changing it reloads the messages and calls `onchange`. */
 export function languagePicker(onchange) {
-  const select = el("select", { id: "language", "aria-label": "Language" });
+  const select = el("select", { id: "language", "aria-label": t("common.language") });
   for (const [code, name] of Object.entries(languages)) {
     select.append(el("option", { value: code, selected: code === language }, name));
   }

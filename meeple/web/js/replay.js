@@ -31,6 +31,7 @@ function draw() {
   const { table } = current;
   const title = t(`game.${table.game}.title`);
   document.getElementById("table-title").textContent = `${title === `game.${table.game}.title` ? table.title : title} — ${t("replay.title")}`;
+  document.title = `meeple — ${document.getElementById("table-title").textContent}`;
   slider().max = String(current.steps);
   slider().value = String(current.step);
   document.getElementById("replay-position").textContent = t("replay.step", { step: current.step, steps: current.steps });
