@@ -2,7 +2,8 @@
 each game shows its name and full effect in the page's language (the texts of meeple/server/explain.py),
 every component a table marks is one the server can explain, and on a phone (390×844, touch) a tap on
 a component without an action opens the popover, a second tap or a tap elsewhere closes it, and a long
-press on a component's action button explains it without making the move."""
+press on a component's action button explains it without making the move. ``MEEPLE_SCREENSHOTS=1``
+also writes docs/screenshots/palais_royal-explain.png and palais_royal-explain-phone.png."""
 
 from __future__ import annotations
 
@@ -13,19 +14,20 @@ from playwright.sync_api import Browser, Page, expect
 
 from meeple.core.registry import game_names
 from meeple.server.explain import explain
-from tests.browser.conftest import Server
+from tests.browser.conftest import Server, screenshot_dir
 from tests.browser.helpers import create_table, drawn_version, fill_lobby
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 POP = "#explain-pop"
+SHOTS = screenshot_dir()  # docs/screenshots/ only with MEEPLE_SCREENSHOTS=1
 
 #: game -> (the page's language, a component on the table at the start that the test hovers)
 HOVERED = {
-    "citadels": ("en", "#hand .district[data-explain]"),
+    "citadels": ("zh-Hant", "#hand .district[data-explain]"),
     "burgundy": ("ja", ".bg-depot-tile [data-explain]"),
     "caylus": ("zh-Hans", ".space[data-explain]"),
-    "palais_royal": ("zh-Hant", "#garden .noble[data-explain]"),
+    "palais_royal": ("en", "#garden .noble[data-explain]"),  # English: the screenshot's machine may lack CJK fonts
 }
 
 
@@ -65,6 +67,8 @@ def test_hover_shows_the_full_effect(browser: Browser, server: Server, game: str
     expect(page.locator(f"{POP} .explain-effect")).to_have_text(expected.effect)
     if expected.code:
         expect(page.locator(f"{POP} .explain-code")).to_have_text(expected.code)
+    if game == "palais_royal":
+        page.screenshot(path=str(SHOTS / "palais_royal-explain.png"))
     page.mouse.move(2, 2)  # the page's corner, away from every component
     expect(page.locator(POP)).to_be_hidden()
     page.context.close()
@@ -72,10 +76,10 @@ def test_hover_shows_the_full_effect(browser: Browser, server: Server, game: str
 
 @pytest.mark.skipif("palais_royal" not in game_names(), reason="the Palais Royal engine is not installed")
 def test_tap_opens_and_closes_the_popover_on_a_phone(browser: Browser, server: Server) -> None:
-    page = open_table(browser, server, "palais_royal", "ja", viewport=PHONE, has_touch=True, is_mobile=True)
+    page = open_table(browser, server, "palais_royal", "en", viewport=PHONE, has_touch=True, is_mobile=True)
     noble = page.locator("#garden .noble[data-explain]").first
     expect(noble).to_be_visible(timeout=15_000)
-    expected = explain("palais_royal", "ja")[(noble.get_attribute("data-explain") or "").split(":", 1)[1]]
+    expected = explain("palais_royal", "en")[(noble.get_attribute("data-explain") or "").split(":", 1)[1]]
     version = drawn_version(page)
 
     noble.tap()
@@ -84,6 +88,7 @@ def test_tap_opens_and_closes_the_popover_on_a_phone(browser: Browser, server: S
     expect(page.locator(f"{POP} .explain-effect")).to_have_text(expected.effect)
     box = page.locator(POP).bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+    page.screenshot(path=str(SHOTS / "palais_royal-explain-phone.png"))
 
     noble.tap()  # the second tap closes it
     expect(page.locator(POP)).to_be_hidden()
@@ -97,11 +102,11 @@ def test_tap_opens_and_closes_the_popover_on_a_phone(browser: Browser, server: S
 
 @pytest.mark.skipif("citadels" not in game_names(), reason="the Citadels engine is not installed")
 def test_long_press_explains_without_acting(browser: Browser, server: Server) -> None:
-    page = open_table(browser, server, "citadels", "zh-Hant", viewport=PHONE, has_touch=True, is_mobile=True)
+    page = open_table(browser, server, "citadels", "ja", viewport=PHONE, has_touch=True, is_mobile=True)
     pick = page.locator(".offer .character button[data-action^='pick:']").first
     expect(pick).to_be_visible(timeout=30_000)
     character = pick.locator("xpath=ancestor::*[@data-explain][1]")
-    expected = explain("citadels", "zh-Hant")[(character.get_attribute("data-explain") or "").split(":", 1)[1]]
+    expected = explain("citadels", "ja")[(character.get_attribute("data-explain") or "").split(":", 1)[1]]
     version = drawn_version(page)
     box = pick.bounding_box()
     assert box is not None
