@@ -55,6 +55,7 @@ from meeple.server.routes import accounts, pages, sockets, tables
 from meeple.server.routes.pages import WEB
 from meeple.server.runtime import Refused, TableRuntime
 from meeple.server.store import Store
+from meeple.server.timeouts import ClockKeeper
 from meeple.server.writer import DatabaseWriter
 
 log = logging.getLogger("meeple.server")
@@ -114,13 +115,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         runtime = TableRuntime(store, writer, hub, settings.bot_delay)
         runner = BotRunner(runtime, store, processes=settings.bot_processes, lease=settings.bot_lease,
                            delay=settings.bot_delay)
-        app.state.runtime, app.state.writer, app.state.bots = runtime, writer, runner
+        keeper = ClockKeeper(runtime, store)
+        app.state.runtime, app.state.writer, app.state.bots, app.state.clocks = runtime, writer, runner, keeper
         await hub.start()
         if settings.run_bots:
             await runner.start()
+        await keeper.start()  # deadlines that passed while no server ran are acted on now
         try:
             yield
         finally:
+            await keeper.stop()
             await runner.stop()
             await hub.stop()
             writer.close()

@@ -72,6 +72,24 @@ class GameTable(Base):
     moves: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
     current_player: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
+    # The clock (``meeple.server.clocks``): the mode and speed chosen at creation, the bank and bonus
+    # they stand for (seconds; no bank: no limit), what happens when a clock runs out, and where the
+    # clocks stand: each seat's milliseconds left as of ``clock_at``, the seats whose clocks run since
+    # then, and the moment the first of them runs out (``deadline``, which every process watches).
+    mode: Mapped[str] = mapped_column(String(16), default="realtime", server_default=text("'realtime'"))
+    speed: Mapped[str] = mapped_column(String(16), default="unlimited", server_default=text("'unlimited'"))
+    clock_bank: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    clock_bonus: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    timeout_rule: Mapped[str] = mapped_column(String(8), default="bot", server_default=text("'bot'"))
+    timeout_level: Mapped[str] = mapped_column(String(40), default="medium", server_default=text("'medium'"))
+    clocks: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    clock_running: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    clock_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, index=True)
+    expiry_claimed_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    expiry_lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    vote: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+
     seats: Mapped[list[Seat]] = relationship(
         back_populates="table", order_by="Seat.seat", cascade="all, delete-orphan", lazy="selectin"
     )
@@ -102,6 +120,24 @@ class ActionRecord(Base):
     idx: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
     notation: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class TableEvent(Base):
+    """Something the platform did to a table besides a move, for everyone's log: a clock ran out and
+    a bot took the seat, a vote opened or decided, a player reclaimed their seat.
+
+    ``version``: how many moves the table had then; ``data``: what the log line needs (a bot's level).
+    """
+
+    __tablename__ = "table_events"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
+    idx: Mapped[int] = mapped_column(Integer, primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(24))
+    seat: Mapped[int] = mapped_column(Integer)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

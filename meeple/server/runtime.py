@@ -30,10 +30,24 @@ from meeple.core.contract import JSON, Game, GameState
 from meeple.core.errors import IllegalAction, MeepleError
 from meeple.core.registry import game_names, load_game
 from meeple.server.auth import new_token, token_hash
+from meeple.server.clocks import BadClock, ClockSettings, ClockState, check_rule, profile_of, reclaimed_time
 from meeple.server.hub import Hub, Subscriber, Update, seat_key
 from meeple.server.names import BadName, clean_name, name_key
 from meeple.server.patch import diff
-from meeple.server.store import BOT, FINISHED, HUMAN, OPEN, RUNNING, Conflict, Move, SeatRow, Store, TableRow
+from meeple.server.store import (
+    BOT,
+    FINISHED,
+    HUMAN,
+    OPEN,
+    RUNNING,
+    Conflict,
+    Move,
+    SeatRow,
+    Store,
+    TableRow,
+    TableTiming,
+    clock_json,
+)
 from meeple.server.writer import DatabaseWriter
 
 log = logging.getLogger("meeple.server")
@@ -85,6 +99,12 @@ class LiveTable:
     known_version: int = 0
     """The newest version another process announced; above ``version``, this copy is stale."""
     seats_stale: bool = False
+    settings: ClockSettings = field(default_factory=ClockSettings)
+    clock: ClockState | None = None
+    """A timed table's clocks once it runs (``meeple.server.clocks``); ``None`` without a limit."""
+    vote: dict[str, Any] | None = None
+    """An open vote on a seat whose clock ran out (``timeouts``): its seat, voters and ballots."""
+    events: list[JSON] = field(default_factory=list)
 
     @property
     def version(self) -> int:
@@ -128,11 +148,16 @@ class LiveTable:
                     "name": seat.name,
                     "taken": seat.is_taken,
                     "online": seat.kind == BOT or index in online,
+                    "stand_in": seat.kind == BOT and seat.token_hash is not None,
                 }
                 for index, seat in enumerate(self.seats)
             ],
             "scores": state.scores() if state is not None and state.is_over else None,
             "winners": state.winners() if state is not None and state.is_over else None,
+            "mode": self.settings.mode,
+            "speed": self.settings.speed,
+            "clock": clock_json(self.settings, self.clock if self.status == RUNNING else None, self.vote,
+                                self.events),
         }
 
     def legal_for(self, seat: int | None) -> list[str]:
@@ -190,6 +215,7 @@ class TableRuntime:
         self.finished: OrderedDict[str, LiveTable] = OrderedDict()
         self.replays: OrderedDict[str, list[GameState[Any]]] = OrderedDict()
         self.bot_wake: Callable[[], None] = lambda: None
+        self.clock_wake: Callable[[], None] = lambda: None
         hub.listeners.append(self._heard)
 
     def _heard(self, update: Update) -> None:
@@ -245,8 +271,10 @@ class TableRuntime:
         table = LiveTable(
             id=row.id, game=game, players=row.players, seed=row.seed, options=dict(row.options),
             status=row.status, host_token_hash=row.host_token_hash, created_at=row.created_at,
-            seats=seats, finished_at=row.finished_at,
+            seats=seats, finished_at=row.finished_at, settings=row.settings,
         )
+        if row.timing is not None:
+            self._set_timing(table, row.timing)
         if row.status != OPEN:
             state = game.new_game(players=row.players, seed=row.seed, options=row.options)
             for seat, notation in row.moves:
@@ -256,8 +284,12 @@ class TableRuntime:
         table.known_version = table.version
         return table
 
+    @staticmethod
+    def _set_timing(table: LiveTable, timing: TableTiming) -> None:
+        table.clock, table.vote, table.events = timing.clock, timing.vote, timing.events
+
     async def catch_up(self, table: LiveTable) -> None:
-        """Bring a copy up to the database (the caller holds its lock): seats, status, moves."""
+        """Bring a copy up to the database (the caller holds its lock): seats, status, moves, clocks."""
         if table.seats_stale or table.status == OPEN:
             _status, seats = await asyncio.to_thread(self.store.load_seats, table.id)
             table.seats = [SeatRow(s.kind, level_name(s.bot_level), s.name, s.token_hash, s.account_id)
@@ -275,6 +307,10 @@ class TableRuntime:
             table.views.clear()
         table.known_version = max(table.known_version, table.version)
         table.status = status
+        if table.settings.timed:
+            timing = await asyncio.to_thread(self.store.load_timing, table.id)
+            if timing is not None:
+                self._set_timing(table, timing)
         if status == FINISHED:
             table.finished_at = finished_at
             self.live.pop(table.id, None)
@@ -311,7 +347,10 @@ class TableRuntime:
     # --- creating and seating -----------------------------------------------------------------
 
     async def create(self, game_name: Any, players: Any, options: Any, seats: Any, creator_seat: Any,
-                     creator_name: Any, account_id: int | None = None, seed: int | None = None) -> Created:
+                     creator_name: Any, account_id: int | None = None, seed: int | None = None,
+                     clock: Mapping[str, Any] | None = None) -> Created:
+        """A new table. ``clock``: its ``mode``, ``speed`` and ``timeout_rule`` / ``timeout_level``
+        (``meeple.server.clocks``; by default real-time at the normal speed, a medium bot taking over)."""
         if not isinstance(game_name, str) or game_name not in game_names():
             raise Refused("unknown_game", f"unknown game {game_name!r}; available: {', '.join(game_names())}")
         game = load_game(game_name)
@@ -325,6 +364,7 @@ class TableRuntime:
         except MeepleError as error:
             raise Refused("bad_options", str(error)) from None
         infos = self._seat_specs(seats, players)
+        settings = self._clock_settings(clock or {})
         name = ""
         if creator_seat is not None:
             if type(creator_seat) is not int or not 0 <= creator_seat < players:
@@ -343,6 +383,7 @@ class TableRuntime:
             id=secrets.token_hex(5), game=game.name, players=players,
             seed=seed if seed is not None else secrets.randbits(62), options=dict(resolved), status=OPEN,
             host_token_hash=token_hash(host_token), created_at=datetime.now(UTC), finished_at=None, seats=infos,
+            settings=settings,
         )
         await asyncio.to_thread(self.store.insert_table, row)
         table = self._build(row)
@@ -351,6 +392,28 @@ class TableRuntime:
             await self._start_if_full(table)
         await self._queue_bot(table)
         return Created(table, host_token, seat_token, creator_seat)
+
+    @staticmethod
+    def _clock_settings(clock: Mapping[str, Any]) -> ClockSettings:
+        try:
+            profile = profile_of(clock.get("mode"), clock.get("speed"))
+            rule = check_rule(clock.get("timeout_rule"))
+        except BadClock as problem:
+            raise Refused("bad_clock", str(problem)) from None
+        level = level_name(clock.get("timeout_level") or "medium")
+        if level not in BOT_KINDS:
+            raise Refused("bad_clock", f"the timeout bot's level must be one of {', '.join(BOT_KINDS)}")
+        return ClockSettings(mode=profile.mode, speed=profile.name, bank=profile.bank, bonus=profile.bonus,
+                             rule=rule, level=level)
+
+    def timed_actors(self, table: LiveTable, state: GameState[Any] | None, voting: bool | None = None) -> list[int]:
+        """The seats whose clocks run in ``state``: the players who must act now (bots are not timed,
+        nor anyone while a vote is open). The contract names one actor, ``current_player``; the clocks
+        run any number at once."""
+        if state is None or state.is_over or (table.vote is not None if voting is None else voting):
+            return []
+        actors = [state.current_player] if state.current_player is not None else []
+        return [seat for seat in actors if table.seats[seat].kind == HUMAN]
 
     def _seat_specs(self, seats: Any, players: int) -> list[SeatRow]:
         if seats is None:
@@ -425,9 +488,16 @@ class TableRuntime:
             level = level_name(level or DEFAULT_BOT_LEVEL)
             if level not in BOT_KINDS:
                 raise Refused("bad_level", f"bot level must be one of {', '.join(BOT_KINDS)}")
-            await asyncio.to_thread(self.store.seat_to_bot, table.id, seat, level)
             info = table.seats[seat]
+            kind, token = info.kind, info.token_hash
+            info.kind, info.token_hash = BOT, None
+            clock = table.clock
+            if clock is not None and table.status == RUNNING:  # the seat's clock stops
+                clock = clock.rerun(datetime.now(UTC), self.timed_actors(table, table.state))
+            info.kind, info.token_hash = kind, token
+            await asyncio.to_thread(self.store.seat_to_bot, table.id, seat, level, clock)
             info.kind, info.bot_level, info.token_hash, info.account_id = BOT, level, None, None
+            table.clock = clock
             start = table.version
             await self._start_if_full(table)
             await self._publish(table, start, seats_changed=True)
@@ -438,8 +508,12 @@ class TableRuntime:
         if table.status != OPEN or not all(s.is_taken for s in table.seats):
             return
         state = table.game.new_game(players=table.players, seed=table.seed, options=table.options)
-        await asyncio.to_thread(self.store.start_table, table.id, state.current_player)
-        table.state, table.status = state, RUNNING
+        clock = None
+        if table.settings.timed:
+            clock = ClockState.start(table.settings.profile, table.players, datetime.now(UTC),
+                                     self.timed_actors(table, state))
+        await asyncio.to_thread(self.store.start_table, table.id, state.current_player, clock)
+        table.state, table.status, table.clock = state, RUNNING, clock
         table.views.clear()
 
     # --- playing ------------------------------------------------------------------------------
@@ -467,6 +541,12 @@ class TableRuntime:
                                            "your view is refreshed", 409)
                 if state.current_player != seat:
                     raise Refused("not_your_turn", f"it is seat {state.current_player}'s turn, not yours", 409)
+                if (table.seats[seat].kind == BOT) != (bot_job is not None):
+                    raise Refused("bot_seat", "a bot plays this seat now; reclaim the seat to play", 409) \
+                        if bot_job is None else Refused("not_bot", "this seat is a player's again", 409)
+                if table.clock is not None and seat in table.clock.expired(datetime.now(UTC)):
+                    self.clock_wake()
+                    raise Refused("out_of_time", "your time ran out; the table's timeout rule applies", 409)
                 try:
                     await self._commit(table, seat, action, bot_job)
                 except Conflict:  # another process appended this move number first
@@ -491,13 +571,31 @@ class TableRuntime:
             raise Refused("illegal", str(error)) from None
         added = trial.history[before:]
         current = trial.current_player
+        close_vote = table.vote is not None
+        clock = None
+        if table.clock is not None:
+            now = datetime.now(UTC)
+            before_move = table.clock
+            if close_vote:  # the player whose clock ran out moved while the others were voting
+                before_move = before_move.rerun(now, []).with_time(seat, reclaimed_time(before_move, seat, now))
+                before_move = before_move.rerun(now, [seat])
+            clock = before_move.after_move(seat, now, self.timed_actors(table, trial, voting=False))
         next_bot: tuple[int, str] | None = None
         if not trial.is_over and current is not None and table.seats[current].kind == BOT:
             next_bot = (current, table.seats[current].bot_level or "easy")
         move = Move(table_id=table.id, start=table.version, seat=seat, notations=list(added), current_player=current,
                     finished=(trial.scores(), trial.winners()) if trial.is_over else None, next_bot=next_bot,
-                    done_job=bot_job)
-        await self.writer.write(lambda session: self.store.append(session, move))
+                    done_job=bot_job, clock=clock, close_vote=close_vote)
+        try:
+            await self.writer.write(lambda session: self.store.append(session, move))
+        except Conflict:
+            if close_vote:
+                table.seats_stale = True  # the vote's state is reloaded with the rest
+            raise
+        if clock is not None:
+            table.clock = clock
+        if close_vote:
+            table.vote = None
         self._keep_views(table)
         start = table.version
         table.state = trial
@@ -508,6 +606,15 @@ class TableRuntime:
             self.live.pop(table.id, None)
             self._remember_finished(table)
         await self._publish(table, start)
+
+    async def commit_for(self, table: LiveTable, seat: int, action: str) -> None:
+        """A move the platform makes for ``seat`` (a skipped turn); the caller holds the lock."""
+        await self._commit(table, seat, action, None)
+        await self._queue_bot(table, inserted=True)
+
+    async def publish_change(self, table: LiveTable) -> None:
+        """Seats, clocks or events changed without a move (``timeouts``): every seat is told."""
+        await self._publish(table, table.version, seats_changed=True)
 
     def _keep_views(self, table: LiveTable) -> None:
         """The views every seat has now, to patch against after the move (after a catch-up they are

@@ -9,7 +9,9 @@ database is the source of truth shared by every process of a site:
 - a seat is taken with a conditional update (only while it is empty), so it is taken once;
 - a table starts with a conditional update (only while ``open``), whichever process sees it full;
 - bot jobs are claimed with ``FOR UPDATE SKIP LOCKED`` where the database has it (PostgreSQL), and a
-  lease, so two workers never think about one job at once and a dead worker's job comes back.
+  lease, so two workers never think about one job at once and a dead worker's job comes back;
+- a clock's deadline is claimed the same way (``claim_expired``), so exactly one process acts on it,
+  and what it does (a bot takes the seat, a vote opens) is written only if no move came meanwhile.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from meeple.core.contract import JSON
 from meeple.core.errors import MeepleError
 from meeple.core.registry import load_game
-from meeple.server.models import Account, ActionRecord, BotJob, GameTable, LoginSession, Seat
+from meeple.server.clocks import ClockSettings, ClockState
+from meeple.server.models import Account, ActionRecord, BotJob, GameTable, LoginSession, Seat, TableEvent
 
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
 HUMAN, BOT = "human", "bot"
@@ -64,6 +67,31 @@ class TableRow:
     finished_at: datetime | None
     seats: list[SeatRow]
     moves: list[tuple[int, str]] = field(default_factory=list)  # (seat, notation) in order
+    settings: ClockSettings = field(default_factory=ClockSettings)
+    timing: TableTiming | None = None
+
+
+@dataclass
+class TableTiming:
+    """Where a timed table's clocks stand, any vote on a seat whose clock ran out, and its events."""
+
+    clock: ClockState | None
+    vote: dict[str, Any] | None
+    events: list[JSON]
+
+
+@dataclass
+class TableChange:
+    """What the platform does to a running table between moves (a clock ran out, a vote, a reclaim):
+    written in one transaction, and only while the table still has ``version`` moves."""
+
+    table_id: str
+    version: int
+    clock: ClockState | None
+    vote: dict[str, Any] | None
+    events: list[tuple[str, int, dict[str, Any]]]  # kind, seat, data
+    seat_kinds: dict[int, tuple[str, str | None]] = field(default_factory=dict)  # seat: kind, bot level
+    bot_job: tuple[int, str] | None = None  # seat, level: a bot must now make move ``version``
 
 
 @dataclass
@@ -78,6 +106,8 @@ class Move:
     finished: tuple[list[int], list[int]] | None = None  # scores, winners
     next_bot: tuple[int, str] | None = None  # seat, level: the bot job this move leaves
     done_job: int | None = None  # the bot job (its version) this move fulfils
+    clock: ClockState | None = None  # a timed table's clocks after the move
+    close_vote: bool = False  # the move ends a vote on its seat (the player moved after all)
 
 
 @dataclass
@@ -87,6 +117,31 @@ class BotJobRow:
     seat: int
     level: str
     attempts: int
+
+
+def clock_values(clock: ClockState | None) -> dict[str, Any]:
+    """The ``game_tables`` columns that hold ``clock``."""
+    if clock is None:
+        return {"clocks": None, "clock_running": None, "clock_at": None, "deadline": None}
+    return {"clocks": list(clock.remaining), "clock_running": list(clock.running), "clock_at": clock.since,
+            "deadline": clock.deadline()}
+
+
+def clock_of(row: GameTable) -> ClockState | None:
+    if row.clocks is None or row.clock_at is None or row.clock_bank is None:
+        return None
+    return ClockState(row.clock_bank * 1000, (row.clock_bonus or 0) * 1000, tuple(row.clocks), aware(row.clock_at),
+                      tuple(row.clock_running or ()))
+
+
+def settings_of(row: GameTable) -> ClockSettings:
+    return ClockSettings(mode=row.mode, speed=row.speed, bank=row.clock_bank, bonus=row.clock_bonus or 0,
+                         rule=row.timeout_rule, level=row.timeout_level)
+
+
+def event_json(event: TableEvent) -> JSON:
+    return {"index": event.idx, "version": event.version, "kind": event.kind, "seat": event.seat,
+            "data": dict(event.data), "at": aware(event.created_at).isoformat()}
 
 
 def aware(moment: datetime) -> datetime:
@@ -109,6 +164,8 @@ class Store:
             session.add(GameTable(
                 id=row.id, game=row.game, players=row.players, seed=row.seed, options=row.options,
                 status=row.status, host_token_hash=row.host_token_hash, created_at=row.created_at, moves=0,
+                mode=row.settings.mode, speed=row.settings.speed, clock_bank=row.settings.bank,
+                clock_bonus=row.settings.bonus, timeout_rule=row.settings.rule, timeout_level=row.settings.level,
                 seats=[Seat(seat=i, kind=s.kind, bot_level=s.bot_level, name=s.name, token_hash=s.token_hash,
                             account_id=s.account_id) for i, s in enumerate(row.seats)],
             ))
@@ -124,7 +181,10 @@ class Store:
                 status=row.status, host_token_hash=row.host_token_hash, created_at=aware(row.created_at),
                 finished_at=aware(row.finished_at) if row.finished_at else None,
                 seats=[SeatRow(s.kind, s.bot_level, s.name, s.token_hash, s.account_id) for s in row.seats],
+                settings=settings_of(row),
             )
+            if row.clock_bank is not None:
+                table.timing = self._timing(session, row)
             table.moves = [(seat, notation) for seat, notation in session.execute(
                 select(ActionRecord.seat, ActionRecord.notation).where(ActionRecord.table_id == table_id)
                 .order_by(ActionRecord.idx))]
@@ -142,6 +202,16 @@ class Store:
                 .where(ActionRecord.table_id == table_id, ActionRecord.idx >= start).order_by(ActionRecord.idx))]
             return status, aware(finished_at) if finished_at else None, moves
 
+    def _timing(self, session: Session, row: GameTable) -> TableTiming:
+        events = session.scalars(select(TableEvent).where(TableEvent.table_id == row.id).order_by(TableEvent.idx))
+        return TableTiming(clock_of(row), dict(row.vote) if row.vote else None, [event_json(e) for e in events])
+
+    def load_timing(self, table_id: str) -> TableTiming | None:
+        """A timed table's clocks, vote and events as stored now (a copy catching up)."""
+        with self.sessions() as session:
+            row = session.get(GameTable, table_id)
+            return self._timing(session, row) if row is not None and row.clock_bank is not None else None
+
     def load_seats(self, table_id: str) -> tuple[str, list[SeatRow]]:
         with self.sessions() as session:
             status = session.scalar(select(GameTable.status).where(GameTable.id == table_id)) or OPEN
@@ -157,16 +227,20 @@ class Store:
                 .values(name=name, token_hash=token_hash, account_id=account_id))
             return bool(result.rowcount)  # type: ignore[attr-defined]
 
-    def seat_to_bot(self, table_id: str, seat: int, level: str) -> None:
+    def seat_to_bot(self, table_id: str, seat: int, level: str, clock: ClockState | None = None) -> None:
+        """A bot takes ``seat`` for good (its player left, or the host replaced them); ``clock``: the
+        table's clocks without that seat's running."""
         with self.sessions.begin() as session:
             session.execute(update(Seat).where(Seat.table_id == table_id, Seat.seat == seat)
                             .values(kind=BOT, bot_level=level, token_hash=None, account_id=None))
+            if clock is not None:
+                session.execute(update(GameTable).where(GameTable.id == table_id).values(**clock_values(clock)))
 
-    def start_table(self, table_id: str, current_player: int | None) -> bool:
-        """Mark an open table running (once, whichever process sees it full first)."""
+    def start_table(self, table_id: str, current_player: int | None, clock: ClockState | None = None) -> bool:
+        """Mark an open table running (once, whichever process sees it full first), its clocks started."""
         with self.sessions.begin() as session:
             result = session.execute(update(GameTable).where(GameTable.id == table_id, GameTable.status == OPEN)
-                                     .values(status=RUNNING, current_player=current_player))
+                                     .values(status=RUNNING, current_player=current_player, **clock_values(clock)))
             return bool(result.rowcount)  # type: ignore[attr-defined]
 
     def append(self, session: Session, move: Move) -> None:
@@ -180,8 +254,13 @@ class Store:
         except IntegrityError:
             raise Conflict(f"move {move.start} of table {move.table_id} exists") from None
         values: dict[str, Any] = {"moves": move.start + len(move.notations), "current_player": move.current_player}
+        if move.clock is not None:
+            values.update(clock_values(move.clock))
+        if move.close_vote:
+            values["vote"] = None
         if move.finished is not None:
-            values.update(status=FINISHED, finished_at=now, scores=move.finished[0], winners=move.finished[1])
+            values.update(status=FINISHED, finished_at=now, scores=move.finished[0], winners=move.finished[1],
+                          deadline=None)
         session.execute(update(GameTable).where(GameTable.id == move.table_id).values(**values))
         if move.done_job is not None:
             session.execute(delete(BotJob).where(BotJob.table_id == move.table_id, BotJob.version == move.done_job))
@@ -190,6 +269,71 @@ class Store:
             session.add(BotJob(table_id=move.table_id, version=move.start + len(move.notations), seat=seat,
                                level=level, queued_at=now, attempts=0))
             session.flush()
+
+    # --- clocks -------------------------------------------------------------------------------
+
+    def claim_expired(self, worker: str, lease: float, limit: int = 20) -> list[str]:
+        """Running tables whose deadline has passed and that no live process is handling, now claimed
+        by ``worker`` for ``lease`` seconds: each claim is a conditional update (and ``SKIP LOCKED``
+        where the database has it), so exactly one process gets each. A claimer that dies lets its
+        lease run out, and the deadline is claimed again."""
+        now = datetime.now(UTC)
+        unclaimed = or_(GameTable.expiry_lease_until.is_(None), GameTable.expiry_lease_until < now)
+        claimed: list[str] = []
+        with self.sessions.begin() as session:
+            due = (select(GameTable.id).where(GameTable.status == RUNNING, GameTable.deadline <= now, unclaimed)
+                   .order_by(GameTable.deadline).limit(limit).with_for_update(skip_locked=True))
+            for table_id in session.scalars(due).all():
+                result = session.execute(update(GameTable).where(GameTable.id == table_id, GameTable.deadline <= now,
+                                                                 unclaimed)
+                                         .values(expiry_claimed_by=worker,
+                                                 expiry_lease_until=now + timedelta(seconds=lease)))
+                if result.rowcount:  # type: ignore[attr-defined]
+                    claimed.append(table_id)
+        return claimed
+
+    def release_expiry(self, table_id: str, worker: str) -> None:
+        with self.sessions.begin() as session:
+            session.execute(update(GameTable).where(GameTable.id == table_id, GameTable.expiry_claimed_by == worker)
+                            .values(expiry_claimed_by=None, expiry_lease_until=None))
+
+    def change_table(self, change: TableChange) -> list[JSON]:
+        """Write ``change`` in one transaction if the table still has ``change.version`` moves (else
+        ``Conflict``: a move came first); returns the events as written."""
+        now = datetime.now(UTC)
+        with self.sessions.begin() as session:
+            result = session.execute(
+                update(GameTable).where(GameTable.id == change.table_id, GameTable.moves == change.version,
+                                        GameTable.status == RUNNING)
+                .values(vote=change.vote, expiry_claimed_by=None, expiry_lease_until=None,
+                        **clock_values(change.clock)))
+            if not result.rowcount:  # type: ignore[attr-defined]
+                raise Conflict(f"table {change.table_id} moved on from version {change.version}")
+            for seat, (kind, level) in change.seat_kinds.items():
+                session.execute(update(Seat).where(Seat.table_id == change.table_id, Seat.seat == seat)
+                                .values(kind=kind, bot_level=level))
+            first = session.scalar(select(func.max(TableEvent.idx)).where(TableEvent.table_id == change.table_id))
+            written: list[TableEvent] = []
+            for offset, (kind, seat, data) in enumerate(change.events):
+                event = TableEvent(table_id=change.table_id, idx=(first + 1 if first is not None else 0) + offset,
+                                   version=change.version, kind=kind, seat=seat, data=data, created_at=now)
+                session.add(event)
+                written.append(event)
+            if change.bot_job is not None and session.get(BotJob, (change.table_id, change.version)) is None:
+                seat, level = change.bot_job
+                session.add(BotJob(table_id=change.table_id, version=change.version, seat=seat, level=level,
+                                   queued_at=now, attempts=0))
+            try:
+                session.flush()
+            except IntegrityError:
+                raise Conflict(f"table {change.table_id} changed meanwhile") from None
+            return [event_json(event) for event in written]
+
+    def table_events(self, table_id: str) -> list[JSON]:
+        """Every event of a table, in order (for tests and operators)."""
+        with self.sessions() as session:
+            return [event_json(e) for e in session.scalars(
+                select(TableEvent).where(TableEvent.table_id == table_id).order_by(TableEvent.idx))]
 
     # --- bot jobs -----------------------------------------------------------------------------
 
@@ -336,9 +480,25 @@ def summary_of_row(row: GameTable) -> JSON:
         "actions": row.moves,
         "seats": [
             {"seat": s.seat, "kind": s.kind, "bot_level": s.bot_level, "name": s.name,
-             "taken": s.kind == BOT or s.token_hash is not None, "online": not over and s.kind == BOT}
+             "taken": s.kind == BOT or s.token_hash is not None, "online": not over and s.kind == BOT,
+             "stand_in": s.kind == BOT and s.token_hash is not None}
             for s in row.seats
         ],
+        "mode": row.mode,
+        "speed": row.speed,
+        "clock": clock_json(settings_of(row), None if over else clock_of(row), dict(row.vote) if row.vote else None),
         "scores": row.scores,
         "winners": row.winners,
     }
+
+
+def clock_json(settings: ClockSettings, clock: ClockState | None, vote: dict[str, Any] | None,
+               events: list[JSON] | None = None) -> JSON:
+    """A table's clock as every seat (and the lobby) is sent it: settings, banks, who runs, any vote."""
+    data: JSON = settings.to_json()
+    data["vote"] = vote
+    if clock is not None:
+        data.update(clock.to_json(datetime.now(UTC)))
+    if events is not None:
+        data["events"] = events
+    return data

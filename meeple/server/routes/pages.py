@@ -12,6 +12,7 @@ from fastapi.responses import FileResponse
 from meeple.bots import BOT_KINDS
 from meeple.core.contract import JSON
 from meeple.core.registry import game_names, load_game
+from meeple.server.clocks import catalogue as clock_catalogue
 from meeple.server.explain import EXPLAINERS, explain
 from meeple.server.hosting import is_loopback, share_base
 from meeple.server.i18n import LANGUAGES, load_messages
@@ -43,7 +44,7 @@ async def replay_page(table_id: str, request: Request) -> FileResponse:
 @router.get("/api/games")
 async def games() -> JSON:
     return {"games": [load_game(name).describe() for name in game_names()], "bot_levels": list(BOT_KINDS),
-            "default_bot_level": DEFAULT_BOT_LEVEL}
+            "default_bot_level": DEFAULT_BOT_LEVEL, "clocks": clock_catalogue()}
 
 
 @router.get("/api/i18n/{language}")

@@ -1,4 +1,5 @@
-"""The lobby and table API: list, create, show, join, leave, hand a seat to a bot, act, replay."""
+"""The lobby and table API: list, create, show, join, leave, hand a seat to a bot, act, replay; and
+the clocks' routes: reclaim a seat a bot took when your time ran out, vote on a player whose did."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from meeple.server.routes.common import (
     set_cookie,
 )
 from meeple.server.runtime import Refused
+from meeple.server.timeouts import reclaim, vote
 
 router = APIRouter()
 
@@ -43,6 +45,7 @@ async def create_table(request: Request) -> Response:
     created = await runtime.create(
         data.get("game"), data.get("players"), data.get("options"), data.get("seats"),
         data.get("seat"), name, account[0] if account else None,
+        clock={key: data.get(key) for key in ("mode", "speed", "timeout_rule", "timeout_level")},
     )
     table = created.table
     response = JSONResponse(
@@ -119,3 +122,24 @@ async def act(table_id: str, request: Request) -> JSON:
 @router.get("/api/tables/{table_id}/replay")
 async def replay(table_id: str, request: Request, step: int = 0, seat: int | None = None) -> JSON:
     return await runtime_of(request).replay(table_id, seat, step)
+
+
+@router.post("/api/tables/{table_id}/reclaim")
+async def reclaim_seat(table_id: str, request: Request) -> JSON:
+    """Take your seat back from the bot that plays it since your clock ran out."""
+    runtime = runtime_of(request)
+    table = await runtime.get(table_id)
+    seat = await runtime.seat_of(table, seat_token_of(request, table_id))
+    await reclaim(runtime, table_id, seat)
+    return runtime.message_for(await runtime.get(table_id), seat)
+
+
+@router.post("/api/tables/{table_id}/vote")
+async def vote_on_timeout(table_id: str, request: Request) -> JSON:
+    """Vote ``{"choice": "skip" | "bot"}`` on the player whose clock ran out (tables with the vote rule)."""
+    data = await body_of(request)
+    runtime = runtime_of(request)
+    table = await runtime.get(table_id)
+    seat = await runtime.seat_of(table, seat_token_of(request, table_id))
+    await vote(runtime, table_id, seat, data.get("choice"))
+    return runtime.message_for(await runtime.get(table_id), seat)
