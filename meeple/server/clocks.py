@@ -29,8 +29,8 @@ TIMEOUT_RULES = (RULE_BOT, RULE_VOTE)
 DEFAULT_TIMEOUT_LEVEL = "medium"
 
 MINUTE, HOUR, DAY = 60, 3600, 86400
-CUSTOM_BANK_RANGE = (10, 14 * DAY)
-"""A custom real-time clock's bank, in seconds: from ten seconds (quick tests, bullet games) to two weeks."""
+CUSTOM_BANK_RANGE = (5, 14 * DAY)
+"""A custom real-time clock's bank, in seconds: from five seconds (bullet games, quick tests) to two weeks."""
 
 
 class BadClock(ValueError):
