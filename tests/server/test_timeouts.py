@@ -21,7 +21,7 @@ from meeple.server.models import GameTable
 from meeple.server.store import Store, aware
 from tests.server.conftest import create_table, guest
 
-CLOCK = {"mode": "realtime", "speed": {"bank": 60, "bonus": 5}, "timeout_level": "easy"}
+CLOCK: dict[str, Any] = {"mode": "realtime", "speed": {"bank": 60, "bonus": 5}, "timeout_level": "easy"}
 
 
 def store_of(client: TestClient) -> Store:
@@ -92,11 +92,12 @@ def test_the_mode_and_speed_are_listed_and_the_clocks_start_with_the_game(client
 
 def test_bad_clock_settings_are_refused_and_create_nothing(client: TestClient) -> None:
     before = len(client.get("/api/tables").json()["tables"])
-    for fields, words in [({"mode": "blitz"}, "mode must be one of"),
+    cases: list[tuple[dict[str, Any], str]] = [({"mode": "blitz"}, "mode must be one of"),
                           ({"mode": "turnbased", "speed": "fast"}, "speed must be one of 12h, 24h, 3d"),
                           ({"speed": {"bank": 1}}, "bank must be"),
                           ({"timeout_rule": "zombie"}, "timeout rule"),
-                          ({"timeout_level": "godlike"}, "timeout bot's level")]:
+                          ({"timeout_level": "godlike"}, "timeout bot's level")]
+    for fields, words in cases:
         response = client.post("/api/tables", json={"game": "toy", "players": 2, "seat": 0, "name": "Ada"} | fields)
         assert response.status_code == 400 and response.json()["code"] == "bad_clock", response.text
         assert words in response.json()["message"]
