@@ -21,7 +21,7 @@ from typing import Any
 
 from meeple.core.contract import JSON
 
-REALTIME, TURNBASED = "realtime", "turnbased"
+REALTIME, TURNBASED = "real-time", "turn-based"
 MODES = (REALTIME, TURNBASED)
 UNLIMITED, CUSTOM = "unlimited", "custom"
 RULE_BOT, RULE_VOTE = "bot", "vote"

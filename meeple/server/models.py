@@ -76,7 +76,7 @@ class GameTable(Base):
     # they stand for (seconds; no bank: no limit), what happens when a clock runs out, and where the
     # clocks stand: each seat's milliseconds left as of ``clock_at``, the seats whose clocks run since
     # then, and the moment the first of them runs out (``deadline``, which every process watches).
-    mode: Mapped[str] = mapped_column(String(16), default="realtime", server_default=text("'realtime'"))
+    mode: Mapped[str] = mapped_column(String(16), default="real-time", server_default=text("'real-time'"))
     speed: Mapped[str] = mapped_column(String(16), default="unlimited", server_default=text("'unlimited'"))
     clock_bank: Mapped[int | None] = mapped_column(Integer, nullable=True)
     clock_bonus: Mapped[int | None] = mapped_column(Integer, nullable=True)

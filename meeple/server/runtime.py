@@ -350,7 +350,7 @@ class TableRuntime:
                      creator_name: Any, account_id: int | None = None, seed: int | None = None,
                      clock: Mapping[str, Any] | None = None) -> Created:
         """A new table. ``clock``: its ``mode``, ``speed`` and ``timeout_rule`` / ``timeout_level``
-        (``meeple.server.clocks``; by default real-time at the normal speed, a medium bot taking over)."""
+        (``meeple.server.clocks``; by default real-time without a limit, a medium bot taking over)."""
         if not isinstance(game_name, str) or game_name not in game_names():
             raise Refused("unknown_game", f"unknown game {game_name!r}; available: {', '.join(game_names())}")
         game = load_game(game_name)

@@ -21,7 +21,7 @@ from meeple.server.models import GameTable
 from meeple.server.store import Store, aware
 from tests.server.conftest import create_table, guest
 
-CLOCK: dict[str, Any] = {"mode": "realtime", "speed": {"bank": 60, "bonus": 5}, "timeout_level": "easy"}
+CLOCK: dict[str, Any] = {"mode": "real-time", "speed": {"bank": 60, "bonus": 5}, "timeout_level": "easy"}
 
 
 def store_of(client: TestClient) -> Store:
@@ -75,25 +75,25 @@ def two_players(client: TestClient, **clock: Any) -> tuple[str, TestClient]:
 
 
 def test_the_mode_and_speed_are_listed_and_the_clocks_start_with_the_game(client: TestClient) -> None:
-    created = create_table(client, mode="turnbased", speed="24h", timeout_rule="vote")
+    created = create_table(client, mode="turn-based", speed="24h", timeout_rule="vote")
     table = created["table"]
-    assert (table["mode"], table["speed"], table["clock"]["timeout_rule"]) == ("turnbased", "24h", "vote")
+    assert (table["mode"], table["speed"], table["clock"]["timeout_rule"]) == ("turn-based", "24h", "vote")
     assert "remaining" not in table["clock"]  # an open table's clocks have not started
     bob = guest(client)
     bob.post(f"/api/tables/{table['id']}/join", json={"seat": 1, "name": "Bob"})
     listed = next(t for t in client.get("/api/tables").json()["tables"] if t["id"] == table["id"])
     clock = listed["clock"]
-    assert (listed["mode"], listed["speed"]) == ("turnbased", "24h")
+    assert (listed["mode"], listed["speed"]) == ("turn-based", "24h")
     assert clock["remaining"] == [86_400_000, 86_400_000] and clock["running"] == [0]
     assert clock["deadline"] is not None
     untimed = create_table(client)["table"]
-    assert (untimed["mode"], untimed["speed"], untimed["clock"]["bank"]) == ("realtime", "unlimited", None)
+    assert (untimed["mode"], untimed["speed"], untimed["clock"]["bank"]) == ("real-time", "unlimited", None)
 
 
 def test_bad_clock_settings_are_refused_and_create_nothing(client: TestClient) -> None:
     before = len(client.get("/api/tables").json()["tables"])
     cases: list[tuple[dict[str, Any], str]] = [({"mode": "blitz"}, "mode must be one of"),
-                          ({"mode": "turnbased", "speed": "fast"}, "speed must be one of 12h, 24h, 3d"),
+                          ({"mode": "turn-based", "speed": "fast"}, "speed must be one of 12h, 24h, 3d"),
                           ({"speed": {"bank": 1}}, "bank must be"),
                           ({"timeout_rule": "zombie"}, "timeout rule"),
                           ({"timeout_level": "godlike"}, "timeout bot's level")]

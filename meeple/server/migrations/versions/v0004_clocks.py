@@ -26,7 +26,7 @@ depends_on: str | Sequence[str] | None = None
 
 def upgrade() -> None:
     columns: list[sa.Column[Any]] = [
-        sa.Column("mode", sa.String(16), nullable=False, server_default=sa.text("'realtime'")),
+        sa.Column("mode", sa.String(16), nullable=False, server_default=sa.text("'real-time'")),
         sa.Column("speed", sa.String(16), nullable=False, server_default=sa.text("'unlimited'")),
         sa.Column("clock_bank", sa.Integer(), nullable=True),
         sa.Column("clock_bonus", sa.Integer(), nullable=True),
