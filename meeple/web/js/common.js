@@ -12,7 +12,9 @@ export function el(tag, attrs = {}, ...children) {
     if (value === undefined || value === null || value === false) continue;
     if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
     else if (key === "class") node.className = value;
-    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key === "dataset") {
+      for (const [name, item] of Object.entries(value)) if (item !== undefined && item !== null) node.dataset[name] = item;
+    }
     else node.setAttribute(key, value === true ? "" : String(value));
   }
   for (const child of children.flat(Infinity)) {

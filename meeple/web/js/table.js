@@ -6,6 +6,7 @@
 import { api, copyText, el, languagePicker, loadLanguage, seatName, t, toast, translatePage } from "./common.js";
 import { loadRenderer } from "./games/index.js";
 import { installHelp } from "./help.js";
+import { ChangeTracker, diffPaths, patchPaths } from "./changes.js";
 import { applyUpdate } from "./patch.js";
 
 const NAME_KEY = "meeple.name";
@@ -21,6 +22,8 @@ let help = null;
 let connectedOnce = false;
 let newestSeen = -1; // the newest version an update announced, applied or not
 let shareUrl = `${window.location.origin}/`; // the server's address to share (/api/site): public, or LAN
+const changes = new ChangeTracker(); // what the last moves changed, highlighted on the board
+let focusedLogLine = null; // the log line whose move is outlined on the board (hover, tap, focus)
 
 let connectionState = "connecting";
 
@@ -36,6 +39,7 @@ function setConnection(state) {
 function act(notation) {
   if (waiting || !message) return;
   waiting = true;
+  changes.clear();
   document.body.classList.add("waiting-for-server");
   const payload = { type: "act", action: notation, version: message.version };
   if (socket && socket.readyState === WebSocket.OPEN) {
@@ -76,6 +80,9 @@ function receiveUpdate(update) {
     resync(); // a gap: this page missed an update
     return;
   }
+  // the platform's log lines carry "moves.<index>", so they find their move's changes as the game's do
+  const paths = "view" in update ? [] : patchPaths(message.view, update.patch);
+  changes.record(update.version, paths.concat(update.log.map((entry) => `moves.${entry.index}`)));
   show(applyUpdate(message, update));
 }
 
@@ -111,6 +118,9 @@ function connect() {
 
 function show(next) {
   if (message && next.version < message.version && next.table.status === message.table.status) return;
+  if (message?.view && next.view && next.seat === message.seat && next.version > message.version && next.type === "state") {
+    changes.record(next.version, diffPaths(message.view, next.view)); // a full state after a gap: what it changed
+  }
   const isHost = next.is_host ?? message?.is_host ?? false;
   message = { ...next, is_host: isHost };
   setConnection(connectionState);
@@ -239,7 +249,7 @@ function drawLog() {
     return;
   }
   const entries = message.log.slice(-200).reverse();
-  list.replaceChildren(el("ul", { class: "log" }, entries.map((entry) => el("li", {},
+  list.replaceChildren(el("ul", { class: "log" }, entries.map((entry) => el("li", { dataset: { path: `moves.${entry.index}` } },
     el("span", { class: "who" }, seatName(table.seats[entry.seat])), " ",
     entry.action === null ? el("span", { class: "muted" }, t("log.moved")) : el("code", {}, renderer?.actionLabel?.(entry.action, message) ?? entry.action)))));
 }
@@ -256,6 +266,28 @@ function draw() {
   const board = document.getElementById("board");
   board.dataset.version = String(message.version);
   board.replaceChildren(renderer.render(message, { act, readOnly: false }));
+  changes.highlight(document.querySelector(".table-main"));
+  if (focusedLogLine) showWhere(document.querySelector(`#log [data-path="${focusedLogLine}"]`));
+}
+
+/** Outline on the board what the move of log line `line` changed (null: nothing). */
+function showWhere(line) {
+  focusedLogLine = line?.dataset.path ?? null;
+  for (const node of document.querySelectorAll("#log .focused")) node.classList.remove("focused");
+  line?.classList.add("focused");
+  changes.focus(document.getElementById("board"), focusedLogLine);
+}
+
+function installLogFocus() {
+  const log = document.getElementById("log");
+  const lineOf = (event) => event.target.closest?.("#log [data-path]") ?? null;
+  log.addEventListener("mouseover", (event) => showWhere(lineOf(event)));
+  log.addEventListener("mouseleave", () => showWhere(null));
+  log.addEventListener("focusin", (event) => showWhere(lineOf(event)));
+  log.addEventListener("click", (event) => { // a tap on a phone: show, and a second tap hides
+    const line = lineOf(event);
+    showWhere(line && line.dataset.path === focusedLogLine && event.pointerType !== "mouse" ? null : line);
+  });
 }
 
 async function main() {
@@ -266,6 +298,7 @@ async function main() {
     draw();
     help.refresh();
   }));
+  installLogFocus();
   const [first, site] = await Promise.all([api(`/api/tables/${tableId}`), api("/api/site")]);
   shareUrl = site.share_url;
   renderer = await loadRenderer(first.table.game);

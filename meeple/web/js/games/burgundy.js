@@ -6,6 +6,7 @@
 // effects (castle bonus action, buildings, ships) are announced step by step in the prompt panel.
 // It draws only the `view` the server sent for this seat.
 
+import { newestFirst } from "../changes.js";
 import { el, explainKey, seatName, svg, t, tMaybe } from "../common.js";
 
 const TYPES = "ABCKMS";
@@ -239,7 +240,7 @@ function estateSvg(player, message, legalHere, context, placed) {
     const classes = ["bg-space", `t-${type}`];
     if (tile) classes.push("filled");
     if (notation) classes.push("legal");
-    const group = svg("g", { class: classes.join(" "), "data-space": s, ...(notation ? { "data-action": notation, tabindex: 0, role: "button" } : {}),
+    const group = svg("g", { class: classes.join(" "), "data-space": s, "data-path": `players.${player.seat}.estate.${s}`, ...(notation ? { "data-action": notation, tabindex: 0, role: "button" } : {}),
       ...(tile ? { "data-explain": explainTile(tile), "aria-label": tileName(tile) } : {}) },
       tile ? null : svg("title", {}, `${s}: ${t(`burgundy.type.${type}`)} · ${SPACE_DICE[s - 1]}`),
       svg("polygon", { points: hexPoints(cx, cy, R - 1.5), fill: COLOURS[type], class: "hex" }));
@@ -360,7 +361,7 @@ function depotBox(view, depot, groups, context, placed) {
   for (const g of goods) counts[g] = (counts[g] || 0) + 1;
   const ships = (groups.shipDepot[String(depot)] || []).map((n) => actionButton(n, context,
     n.includes("+") ? t("burgundy.button.ship_pair", { pair: n.split(":")[1].replace("+", "+") }) : t("burgundy.button.ship"), placed));
-  return el("div", { class: `bg-depot${depot === 0 ? " black" : ""}${ships.length ? " can-ship" : ""}`, dataset: { depot } },
+  return el("div", { class: `bg-depot${depot === 0 ? " black" : ""}${ships.length ? " can-ship" : ""}`, dataset: { depot, path: `depots.${depot} depot_goods.${depot}` } },
     el("header", {}, depot ? dieFace(depot, { small: true }) : el("span", { class: "black-label" }, t("burgundy.ui.black_depot")),
       depot === 0 ? el("span", { class: "muted small" }, t("burgundy.ui.black_price")) : null),
     el("div", { class: "tiles" }, tileNodes.length ? tileNodes : el("span", { class: "muted small" }, "—")),
@@ -373,7 +374,7 @@ function bonusTable(view, message) {
     el("h4", {}, t("burgundy.ui.bonus_tiles")),
     el("div", { class: "bonus-row" }, TYPES.split("").map((type) => {
       const entry = view.bonus_tiles[type];
-      return el("span", { class: `bonus t-${type}`, title: t(`burgundy.type.${type}`) },
+      return el("span", { class: `bonus t-${type}`, title: t(`burgundy.type.${type}`), dataset: { path: `bonus_tiles.${type}` } },
         el("span", { class: "swatch", style: `background:${COLOURS[type]}` }),
         el("span", { class: "who" }, entry.large === null ? "·" : seatLabel(message, entry.large)),
         el("span", { class: "who small" }, entry.small === null ? "·" : seatLabel(message, entry.small)));
@@ -420,14 +421,14 @@ function playerPanel(view, message, player, groups, context, placed) {
   if (acting && Object.keys(groups.start).length) legalHere = groups.start;
   else if (acting && selectedTile) legalHere = placeFor[selectedTile] || {};
   const storageSeen = new Set();
-  const storage = player.storage.map((code) => {
+  const storage = player.storage.map((code, index) => {
     const first = !storageSeen.has(code);
     storageSeen.add(code);
     const canPlace = acting && first && placeable.includes(code);
     const discards = acting && first ? (groups.discard[code] || []) : [];
     const node = el("div", {
       class: `bg-stored${canPlace ? " placeable" : ""}${canPlace && code === selectedTile ? " selected" : ""}`,
-      dataset: { tile: code, explain: explainTile(code), ...(canPlace ? { select: code } : {}) },
+      dataset: { tile: code, path: `players.${seat}.storage.${index}`, explain: explainTile(code), ...(canPlace ? { select: code } : {}) },
       onclick: canPlace ? () => { selectedTile = code; context.redraw?.(); } : undefined,
     }, tileIcon(code, 44), el("span", { class: "small" }, tileName(code)),
     canPlace ? el("span", { class: "hint small" }, code === selectedTile ? t("burgundy.ui.placing") : t("burgundy.ui.choose_to_place")) : null,
@@ -437,27 +438,28 @@ function playerPanel(view, message, player, groups, context, placed) {
   const goods = Object.entries(player.goods).map(([g, count]) => goodsChip(Number(g), count,
     acting ? (groups.sell[g] || []).map((n) => actionButton(n, context, [t("burgundy.button.sell"), costBadge(workerCost(view, n))], placed)) : null));
   const sold = Object.entries(player.sold).map(([g, count]) => goodsChip(Number(g), count));
-  return el("section", { class: `bg-player panel${isMe ? " me" : ""}${turn ? " turn" : ""}`, dataset: { seat } },
+  const path = `players.${seat}`; // the view path of this player's board (js/changes.js)
+  return el("section", { class: `bg-player panel${isMe ? " me" : ""}${turn ? " turn" : ""}`, dataset: { seat, path, boardSeat: seat } },
     el("header", {},
       el("strong", { class: "seat-name" }, seatLabel(message, seat), isMe && !context.readOnly ? ` (${t("seat.you")})` : ""),
-      el("span", { class: "vp", title: t("burgundy.ui.vp") }, `★ ${player.vp}`),
-      el("span", { class: "silver", title: t("burgundy.ui.silverlings") }, coinIcon(), String(player.silverlings)),
-      el("span", { class: "workers", title: t("burgundy.ui.workers") }, workerIcon(), String(player.workers)),
+      el("span", { class: "vp", title: t("burgundy.ui.vp"), dataset: { path: `${path}.vp` } }, `★ ${player.vp}`),
+      el("span", { class: "silver", title: t("burgundy.ui.silverlings"), dataset: { path: `${path}.silverlings` } }, coinIcon(), String(player.silverlings)),
+      el("span", { class: "workers", title: t("burgundy.ui.workers"), dataset: { path: `${path}.workers` } }, workerIcon(), String(player.workers)),
       diceRow(player, view, groups, context, placed)),
     el("div", { class: "bg-player-body" },
       el("div", { class: "estate-wrap" }, estateSvg(player, message, legalHere, context, placed)),
       el("div", { class: "bg-side" },
         el("h4", {}, t("burgundy.ui.storage"), el("span", { class: "muted small" }, ` ${player.storage.length}/3`)),
-        el("div", { class: "bg-storage" }, storage.length ? storage : el("span", { class: "muted small" }, "—")),
+        el("div", { class: "bg-storage", dataset: { path: `${path}.storage` } }, storage.length ? storage : el("span", { class: "muted small" }, "—")),
         el("h4", {}, t("burgundy.ui.goods")),
-        el("div", { class: "bg-goods-row" }, goods.length ? goods : el("span", { class: "muted small" }, "—")),
-        sold.length ? [el("h4", {}, t("burgundy.ui.sold")), el("div", { class: "bg-goods-row sold" }, sold)] : null,
+        el("div", { class: "bg-goods-row", dataset: { path: `${path}.goods` } }, goods.length ? goods : el("span", { class: "muted small" }, "—")),
+        sold.length ? [el("h4", {}, t("burgundy.ui.sold")), el("div", { class: "bg-goods-row sold", dataset: { path: `${path}.sold` } }, sold)] : null,
         player.knowledge.length ? [el("h4", {}, t("burgundy.ui.knowledge")),
-          el("ul", { class: "bg-knowledge" }, player.knowledge.map((k) => el("li", { dataset: { explain: explainTile(k) } },
+          el("ul", { class: "bg-knowledge", dataset: { path: `${path}.knowledge` } }, player.knowledge.map((k) => el("li", { dataset: { explain: explainTile(k) } },
             tileName(k), " ", el("span", { class: "muted small code" }, k))))] : null,
         player.bonus_tiles.length ? el("p", { class: "small" }, t("burgundy.ui.bonus_tiles"), ": ",
           player.bonus_tiles.map((b) => el("span", { class: "chip" }, `${t(`burgundy.type.${b[0]}`)} (${t(`burgundy.ui.${b.split(":")[1]}`)})`))) : null,
-        el("p", { class: "muted small" }, t("burgundy.ui.track", { n: (player.track?.position ?? 0) + 1 }),
+        el("p", { class: "muted small", dataset: { path: `${path}.track` } }, t("burgundy.ui.track", { n: (player.track?.position ?? 0) + 1 }),
           player.empty_spaces !== null ? ` · ${t("burgundy.ui.empty_spaces", { n: player.empty_spaces })}` : ""))));
 }
 
@@ -479,11 +481,11 @@ function finalPanel(view, message) {
 export function renderLog(message) {
   const view = message.view;
   if (!view) return el("p", { class: "muted" }, "—");
-  const events = view.log.slice(-150).reverse();
-  const privateLog = (view.private_log || []).slice(-30).reverse();
+  const events = newestFirst(view, "log", 150);
+  const privateLog = newestFirst(view, "private_log", 30);
   return el("div", { class: "bg-log", id: "game-log" },
-    el("ul", { class: "log" }, events.map((event) => el("li", { class: `ev-${event.event}` }, eventText(event, message)))),
-    privateLog.length ? el("ul", { class: "log private" }, privateLog.map((event) => el("li", {}, eventText(event, message)))) : null);
+    el("ul", { class: "log" }, events.map(({ item, path }) => el("li", { class: `ev-${item.event}`, dataset: { path } }, eventText(item, message)))),
+    privateLog.length ? el("ul", { class: "log private" }, privateLog.map(({ item, path }) => el("li", { dataset: { path } }, eventText(item, message)))) : null);
 }
 
 export function render(message, context) {

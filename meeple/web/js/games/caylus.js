@@ -5,6 +5,7 @@
 // the provost onto the space it would reach, a building is built from its tile in the stock, a favour is
 // taken on its row. Caylus has no secrets (every seat's view is the same); the page draws only `view`.
 
+import { newestFirst } from "../changes.js";
 import { el, explainKey, seatName, svg, t, tMaybe } from "../common.js";
 
 const CUBES = ["f", "w", "s", "c", "g"];
@@ -192,8 +193,8 @@ function statusBar(view) {
   const chips = [
     el("span", { class: "chip" }, t("caylus.ui.turn", { n: view.turn })),
     view.phase ? el("span", { class: "chip" }, t(`caylus.phase.${view.phase}`)) : el("span", { class: "chip" }, t("caylus.ui.over")),
-    el("span", { class: "chip" }, el("span", { class: "pawn provost-pawn" }), t("caylus.ui.provost_at", { n: view.provost })),
-    el("span", { class: "chip" }, el("span", { class: "pawn bailiff-pawn" }), t("caylus.ui.bailiff_at", { n: view.bailiff })),
+    el("span", { class: "chip", dataset: { path: "provost" } }, el("span", { class: "pawn provost-pawn" }), t("caylus.ui.provost_at", { n: view.provost })),
+    el("span", { class: "chip", dataset: { path: "bailiff" } }, el("span", { class: "pawn bailiff-pawn" }), t("caylus.ui.bailiff_at", { n: view.bailiff })),
     el("span", { class: "chip muted" }, t("caylus.ui.favour_cap", { n: view.favour_cap })),
   ];
   if (view.options?.simplified_favours) chips.push(el("span", { class: "chip muted" }, t("caylus.ui.simplified")));
@@ -245,7 +246,7 @@ function roadSpace(space, view, message, groups, context) {
   const owner = space.owner;
   return el("div", {
     class: classes.join(" "),
-    dataset: { space: n, building: space.building ?? "", ...(space.building ? { explain: explainKey("caylus", space.building) } : {}) },
+    dataset: { space: n, building: space.building ?? "", path: `road.${view.road.indexOf(space)}`, ...(space.building ? { explain: explainKey("caylus", space.building) } : {}) },
     style: owner === null ? null : `--owner:${SEAT_COLOURS[owner % SEAT_COLOURS.length]}`,
     title: space.building ? null : t("caylus.ui.empty_lot", { n }),
   },
@@ -286,7 +287,8 @@ function specialCard(name, view, message, groups, context) {
   }
   const actions = groups.special[name] || [];
   if (name === "stables" && view.players < 3) return null;
-  return el("div", { class: `special${actions.length ? " target" : ""}`, dataset: { special: name, explain: explainKey("caylus", name) } },
+  const path = name === "inn" ? "specials.inn_left specials.inn_right" : `specials.${name}`;
+  return el("div", { class: `special${actions.length ? " target" : ""}`, dataset: { special: name, path, explain: explainKey("caylus", name) } },
     el("strong", {}, t(`caylus.special.${name}`)),
     el("span", { class: "muted small effect" }, t(`caylus.special_effect.${name}`)),
     el("div", { class: "slots" }, workers),
@@ -298,11 +300,11 @@ function castleCard(view, message, groups, context) {
   const actions = groups.special.castle || [];
   const batches = groups.castle.filter((n) => n !== "castle:done");
   const done = groups.castle.filter((n) => n === "castle:done");
-  return el("section", { class: `cy-castle panel${actions.length || groups.castle.length ? " target" : ""}`, id: "castle", dataset: { special: "castle" } },
+  return el("section", { class: `cy-castle panel${actions.length || groups.castle.length ? " target" : ""}`, id: "castle", dataset: { special: "castle", path: "castle" } },
     el("h3", { dataset: { explain: explainKey("caylus", "castle") } }, t("caylus.special.castle"), el("span", { class: "muted small" }, ` · ${t("caylus.ui.castle_hint")}`)),
-    el("div", { class: "sections" }, castle.sections.map((section) => el("div", {
+    el("div", { class: "sections" }, castle.sections.map((section, index) => el("div", {
       class: `section s-${section.name}${section.scored ? " scored" : ""}`,
-      dataset: { section: section.name, explain: explainKey("caylus", `section.${section.name}`) },
+      dataset: { section: section.name, path: `castle.sections.${index}`, explain: explainKey("caylus", `section.${section.name}`) },
     },
     el("div", { class: "section-head" }, el("strong", {}, t(`caylus.section.${section.name}`)),
       el("span", { class: "muted small" }, ` ${section.filled}/${section.size} · ${t("caylus.ui.scored_at", { n: section.mark })}`),
@@ -318,7 +320,7 @@ function castleCard(view, message, groups, context) {
       return el("span", { class: `house${owner === null ? " empty" : ""}`, style: owner === null ? null : `--sc:${SEAT_COLOURS[owner % SEAT_COLOURS.length]}` });
     })),
     el("div", { class: "muted small" }, section.houses.map((h, s) => (h ? `${seatLabel(message, s)} ${h}` : null)).filter(Boolean).join(" · "))))),
-    el("div", { class: "castle-workers" }, el("span", { class: "muted small" }, t("caylus.ui.castle_workers")),
+    el("div", { class: "castle-workers", dataset: { path: "castle.workers" } }, el("span", { class: "muted small" }, t("caylus.ui.castle_workers")),
       castle.workers.length ? castle.workers.map((s) => meeple(s)) : el("span", { class: "muted" }, " —")),
     actions.length || batches.length || done.length ? el("div", { class: "space-actions castle-actions" },
       actions.map((a) => actionButton(a, context, shortLabel(a, view))),
@@ -368,7 +370,7 @@ function stockCard(slug, count, view, groups, context) {
   const [kind, cost, pp, favours] = TILES[slug] || ["wood", "", 0, 0];
   const actions = groups.stock[slug] || [];
   return el("div", { class: `tile k-${kind}${actions.length ? " target" : ""}${count ? "" : " gone"}`,
-    dataset: { tile: slug, explain: explainKey("caylus", slug) } },
+    dataset: { tile: slug, path: `stock.${slug}`, explain: explainKey("caylus", slug) } },
     el("div", { class: "tile-name" }, bname(slug)),
     el("div", { class: "tile-cost" }, cubesIcons(cost)),
     el("div", { class: "tile-gain muted small" }, `★${pp}`, favours ? ` · ${t("caylus.ui.favours_n", { n: favours })}` : "", ` · ×${count}`),
@@ -391,15 +393,16 @@ function stockPanel(view, message, groups, context) {
 function playerPanel(p, view, message, context) {
   const isMe = p.seat === message.seat;
   const turn = view.current_player === p.seat;
-  return el("section", { class: `cy-player panel${isMe ? " me" : ""}${turn ? " turn" : ""}`, dataset: { seat: p.seat },
+  const path = `players_state.${p.seat}`; // the view path of this player's board (js/changes.js)
+  return el("section", { class: `cy-player panel${isMe ? " me" : ""}${turn ? " turn" : ""}`, dataset: { seat: p.seat, path, boardSeat: p.seat },
     style: `--sc:${SEAT_COLOURS[p.seat % SEAT_COLOURS.length]}` },
   el("header", {},
     meeple(p.seat, "big"),
     el("strong", { class: "seat-name" }, seatLabel(message, p.seat), isMe && !context.readOnly ? ` (${t("seat.you")})` : ""),
-    el("span", { class: "prestige", title: t("caylus.ui.prestige") }, `★ ${p.prestige}`),
-    el("span", { class: "deniers" }, coin(p.deniers))),
-  el("div", { class: "resources" }, CUBES.map((c) => el("span", { class: "res", dataset: { cube: c } }, cubeIcon(c, p.cubes[c])))),
-  el("div", { class: "facts muted small" },
+    el("span", { class: "prestige", title: t("caylus.ui.prestige"), dataset: { path: `${path}.prestige` } }, `★ ${p.prestige}`),
+    el("span", { class: "deniers", dataset: { path: `${path}.deniers` } }, coin(p.deniers))),
+  el("div", { class: "resources" }, CUBES.map((c) => el("span", { class: "res", dataset: { cube: c, path: `${path}.cubes.${c}` } }, cubeIcon(c, p.cubes[c])))),
+  el("div", { class: "facts muted small", dataset: { path: `${path}.workers_available ${path}.workers_placed ${path}.houses` } },
     el("span", {}, t("caylus.ui.workers", { n: p.workers_available, placed: p.workers_placed })),
     el("span", {}, t("caylus.ui.houses", { n: p.houses[0] + p.houses[1] + p.houses[2] }),
       p.houses.some(Boolean) ? ` (${["dungeon", "walls", "towers"].map((x, i) => `${t(`caylus.section_short.${x}`)} ${p.houses[i]}`).join(" · ")})` : ""),
@@ -429,9 +432,9 @@ function finalPanel(view, message) {
 export function renderLog(message) {
   const view = message.view;
   if (!view) return el("p", { class: "muted" }, "—");
-  const entries = view.log.slice(-150).reverse();
+  const entries = newestFirst(view, "log", 150);
   return el("div", { class: "cy-log", id: "game-log" },
-    el("ul", { class: "log" }, entries.map((event) => el("li", { class: `ev-${event.event}${event.auto ? " auto" : ""}` }, eventText(event, message)))));
+    el("ul", { class: "log" }, entries.map(({ item, path }) => el("li", { class: `ev-${item.event}${item.auto ? " auto" : ""}`, dataset: { path } }, eventText(item, message)))));
 }
 
 export function render(message, context) {

@@ -2,6 +2,7 @@
 // what was revealed, the game's own log, whose turn it is, and every legal action as something to
 // click on the card it concerns. It draws only the `view` the server sent for this seat.
 
+import { newestFirst } from "../changes.js";
 import { el, explainKey, seatName, svg, t, tMaybe } from "../common.js";
 
 const CHARACTERS = ["assassin", "thief", "magician", "king", "bishop", "merchant", "architect", "warlord"];
@@ -118,9 +119,9 @@ function actionButton(notation, context, message, text) {
   }, text ?? actionLabel(notation, message));
 }
 
-function districtCard(slug, { extra = [], small = false } = {}) {
+function districtCard(slug, { extra = [], small = false, path } = {}) {
   const [type, cost, points] = DISTRICTS[slug] || ["unique", "?", "?"];
-  return el("div", { class: `district ${type}${small ? " small" : ""}`, dataset: { card: slug, explain: explainKey("citadels", `district.${slug}`) } },
+  return el("div", { class: `district ${type}${small ? " small" : ""}`, dataset: { card: slug, path, explain: explainKey("citadels", `district.${slug}`) } },
     el("span", { class: "cost" }, String(cost)),
     el("span", { class: "dname" }, dname(slug)),
     points !== cost ? el("span", { class: "points" }, `★${points}`) : null,
@@ -128,9 +129,9 @@ function districtCard(slug, { extra = [], small = false } = {}) {
     extra.length ? el("div", { class: "card-actions" }, extra) : null);
 }
 
-function characterCard(slug, { status = [], extra = [], big = false } = {}) {
+function characterCard(slug, { status = [], extra = [], big = false, path } = {}) {
   const rank = CHARACTERS.indexOf(slug) + 1;
-  return el("div", { class: `character c-${slug}${big ? " big" : ""} ${status.map((s) => `is-${s.kind}`).join(" ")}`, dataset: { character: slug, explain: explainKey("citadels", `character.${slug}`) } },
+  return el("div", { class: `character c-${slug}${big ? " big" : ""} ${status.map((s) => `is-${s.kind}`).join(" ")}`, dataset: { character: slug, path, explain: explainKey("citadels", `character.${slug}`) } },
     el("span", { class: "rank" }, String(rank)),
     el("span", { class: "cname" }, cname(slug)),
     el("div", { class: "status" }, status.map((s) => el("span", { class: `tag ${s.kind}` }, s.text))),
@@ -141,7 +142,7 @@ function characterLine(view, message, groups, context) {
   const chars = view.characters;
   const pending = view.pending || {};
   const offered = new Set(pending.offered || []);
-  return el("section", { class: "cz-characters panel", id: "characters" },
+  return el("section", { class: "cz-characters panel", id: "characters", dataset: { path: "characters" } },
     el("h3", {}, t("citadels.ui.characters"),
       el("span", { class: "muted small" }, ` · ${t("citadels.ui.face_down_count", { n: chars.face_down_count })}`)),
     el("div", { class: "character-line" }, CHARACTERS.map((slug) => {
@@ -155,7 +156,12 @@ function characterLine(view, message, groups, context) {
       if (pending.character === slug && view.phase === "action") status.push({ kind: "now", text: t("citadels.ui.now") });
             const extra = (groups.characters[slug] || []).filter((n) => /^(kill|rob):/.test(n) || !pending.offered)
         .map((n) => actionButton(n, context, message));
-      return characterCard(slug, { status, extra });
+      // the view paths this card shows, so a change to them lights it up
+      const paths = [`characters.revealed.${slug}`];
+      if (chars.murdered === slug) paths.push("characters.murdered");
+      if (chars.robbed === slug) paths.push("characters.robbed");
+      if (chars.mine.includes(slug)) paths.push(`characters.mine.${chars.mine.indexOf(slug)}`);
+      return characterCard(slug, { status, extra, path: paths.join(" ") });
     })));
 }
 
@@ -195,15 +201,15 @@ function pendingPanel(view, message, groups, context) {
 function handPanel(view, message, groups, context) {
   if (view.hand === null || view.hand === undefined) return null;
   const seen = new Set();
-  return el("section", { class: "cz-hand panel", id: "hand", dataset: { seat: message.seat } },
+  return el("section", { class: "cz-hand panel", id: "hand", dataset: { seat: message.seat, path: "hand" } },
     el("h3", {}, context.readOnly ? t("citadels.ui.hand_of", { name: seatLabel(message, message.seat) }) : t("citadels.ui.your_hand"),
       el("span", { class: "muted small" }, ` · ${view.hand.length}`)),
-    el("div", { class: "cards" }, view.hand.map((slug) => {
+    el("div", { class: "cards" }, view.hand.map((slug, index) => {
       const first = !seen.has(slug);
       seen.add(slug);
       const extra = first ? (groups.hand[slug] || []).map((n) => actionButton(n, context, message,
         t(`citadels.button.${n.split(":")[0]}`))) : [];
-      return districtCard(slug, { extra });
+      return districtCard(slug, { extra, path: `hand.${index}` });
     })));
 }
 
@@ -213,27 +219,27 @@ function seatPanel(view, message, seatView, groups, context) {
   const turn = view.current_player === seat;
   const destroyables = groups.cities;
   const seenInCity = new Set();
-  const city = seatView.city.map((slug) => {
+  const city = seatView.city.map((slug, index) => {
     const key = `${seat}:${slug}`;
     const first = !seenInCity.has(slug);
     seenInCity.add(slug);
     const extra = first ? (destroyables[key] || []).map((n) => actionButton(n, context, message, t("citadels.button.destroy"))) : [];
-    return districtCard(slug, { extra, small: true });
+    return districtCard(slug, { extra, small: true, path: `seats.${seat}.city.${index}` });
   });
   const swap = (groups.seats[String(seat)] || []).map((n) => actionButton(n, context, message, t("citadels.button.swap")));
   return el("section", {
-    class: `cz-seat panel${isMe ? " me" : ""}${turn ? " turn" : ""}`, dataset: { seat },
+    class: `cz-seat panel${isMe ? " me" : ""}${turn ? " turn" : ""}`, dataset: { seat, path: `seats.${seat}`, boardSeat: seat },
   },
   el("header", {},
     el("strong", { class: "seat-name" }, seatLabel(message, seat), isMe && !context.readOnly ? ` (${t("seat.you")})` : ""),
-    seatView.crown ? el("span", { class: "crown-holder", title: t("citadels.ui.crown") }, crownIcon()) : null,
-    el("span", { class: "gold", title: t("citadels.ui.gold", { n: seatView.gold }) }, coinIcon(), String(seatView.gold)),
-    el("span", { class: "hand-count", title: t("citadels.ui.hand_count", { n: seatView.hand_count }) }, cardBackIcon(), String(seatView.hand_count)),
-    el("span", { class: "score", title: t("citadels.ui.score", { n: seatView.score }) }, `★ ${seatView.score}`),
-    seatView.revealed_characters.map((slug) => el("span", { class: `chip char-chip c-${slug}`, dataset: { explain: explainKey("citadels", `character.${slug}`) } }, cname(slug))),
+    seatView.crown ? el("span", { class: "crown-holder", title: t("citadels.ui.crown"), dataset: { path: `seats.${seat}.crown` } }, crownIcon()) : null,
+    el("span", { class: "gold", title: t("citadels.ui.gold", { n: seatView.gold }), dataset: { path: `seats.${seat}.gold` } }, coinIcon(), String(seatView.gold)),
+    el("span", { class: "hand-count", title: t("citadels.ui.hand_count", { n: seatView.hand_count }), dataset: { path: `seats.${seat}.hand_count` } }, cardBackIcon(), String(seatView.hand_count)),
+    el("span", { class: "score", title: t("citadels.ui.score", { n: seatView.score }), dataset: { path: `seats.${seat}.score` } }, `★ ${seatView.score}`),
+    seatView.revealed_characters.map((slug, index) => el("span", { class: `chip char-chip c-${slug}`, dataset: { path: `seats.${seat}.revealed_characters.${index}`, explain: explainKey("citadels", `character.${slug}`) } }, cname(slug))),
     seatView.complete ? el("span", { class: "chip complete" }, view.first_complete === seat ? t("citadels.ui.first_complete") : t("citadels.ui.complete")) : null,
     swap),
-  el("div", { class: "city" }, city.length ? city : el("span", { class: "muted" }, t("citadels.ui.empty_city"))));
+  el("div", { class: "city", dataset: { path: `seats.${seat}.city` } }, city.length ? city : el("span", { class: "muted" }, t("citadels.ui.empty_city"))));
 }
 
 function finalPanel(view, message) {
@@ -260,13 +266,13 @@ function finalPanel(view, message) {
 export function renderLog(message) {
   const view = message.view;
   if (!view) return el("p", { class: "muted" }, "—");
-  const publicLog = view.log.slice(-120).reverse();
-  const privateLog = (view.private_log || []).slice(-40).reverse();
+  const publicLog = newestFirst(view, "log", 120);
+  const privateLog = newestFirst(view, "private_log", 40);
   return el("div", { class: "cz-log", id: "game-log" },
     el("h4", {}, t("citadels.ui.public_log")),
-    el("ul", { class: "log" }, publicLog.map((event) => el("li", { class: `ev-${event.event}` }, eventText(event, message)))),
+    el("ul", { class: "log" }, publicLog.map(({ item, path }) => el("li", { class: `ev-${item.event}`, dataset: { path } }, eventText(item, message)))),
     privateLog.length ? [el("h4", {}, t("citadels.ui.private_log")),
-      el("ul", { class: "log private" }, privateLog.map((event) => el("li", {}, eventText(event, message))))] : null);
+      el("ul", { class: "log private" }, privateLog.map(({ item, path }) => el("li", { dataset: { path } }, eventText(item, message))))] : null);
 }
 
 export function render(message, context) {

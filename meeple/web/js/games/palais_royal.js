@@ -4,6 +4,7 @@
 // click on the thing it concerns. Stairway moves are click-click (a room of yours, then where to) or a
 // drag of a servant. It draws only the `view` the server sent for this seat.
 
+import { newestFirst } from "../changes.js";
 import { el, explainKey, seatName, svg, t, tMaybe } from "../common.js";
 
 const FILES = ["a", "b", "c", "d", "e", "f"];
@@ -188,7 +189,7 @@ function gardenPanel(view, message, groups, context) {
       const pendingEdge = view.pending?.kind === "edge" && view.pending.square === name;
       rows.push(el("div", {
         class: `square${square.edge ? " edge" : ""}${square.noble ? " full" : " empty"}${acts.length ? " can" : ""}${pendingEdge ? " pending-edge" : ""}`,
-        dataset: { square: name },
+        dataset: { square: name, path: `garden.${view.garden.indexOf(square)}` },
       },
       square.noble ? nobleTile(square.noble, view.noble_data[square.noble], { cost: square.cost ?? null }) : null,
       square.servant !== null ? el("span", { class: "garden-servant", dataset: { seat: square.servant }, title: seatLabel(message, square.servant) }, servantIcon(square.servant, { size: 18 })) : null,
@@ -216,7 +217,7 @@ function roomCell(code, view, message, groups, context) {
   const acts = groups.rooms[code] || [];
   const attrs = {
     class: `room r-${code}${moves.length ? " movable" : ""}${isSelected ? " selected" : ""}${moveHere ? " destination" : ""}${acts.length ? " can" : ""}`,
-    dataset: { room: code, explain: explainKey("palais_royal", `room.${code}`) },
+    dataset: { room: code, path: `rooms.${code} majority.${code}`, explain: explainKey("palais_royal", `room.${code}`) },
   };
   if (moves.length) {
     attrs.dataset.moves = moves.join(" ");
@@ -295,7 +296,7 @@ function cardTile(code, { count = 1, extra = [] } = {}) {
 function handPanel(view, message, groups, context) {
   if (view.hand === null || view.hand === undefined || message.seat === null) return null;
   const entries = Object.entries(view.hand);
-  return el("section", { class: "pr-hand panel", id: "hand", dataset: { seat: message.seat } },
+  return el("section", { class: "pr-hand panel", id: "hand", dataset: { seat: message.seat, path: "hand" } },
     el("h3", {}, context.readOnly ? t("palais_royal.ui.hand_of", { name: seatLabel(message, message.seat) }) : t("palais_royal.ui.your_hand"),
       el("span", { class: "muted small" }, ` · ${entries.reduce((s, [, n]) => s + n, 0)}`)),
     el("div", { class: "cards" }, entries.length ? entries.map(([code, n]) => cardTile(code, {
@@ -361,30 +362,35 @@ function seatPanel(view, message, seat, context) {
   const played = view.played_cards?.[seat] || {};
   const hideBacks = view.hide_face_down_nobles && !isMe;
   const edges = view.garden.filter((g) => g.servant === seat).length;
+  const hasPlayed = Object.keys(played).length > 0;
+  const hasPrivileges = Object.keys(privileges.active).length > 0 || Object.keys(privileges.next_turn).length > 0;
+  // view paths (js/changes.js): this seat's entries of the per-seat lists; the panel stands for those not drawn
+  const panelPaths = [hasPlayed ? null : `played_cards.${seat}`, hasPrivileges ? null : `privileges.${seat}`].filter(Boolean);
   return el("section", {
-    class: `pr-seat panel${isMe ? " me" : ""}${view.current_player === seat ? " turn" : ""}`, dataset: { seat },
+    class: `pr-seat panel${isMe ? " me" : ""}${view.current_player === seat ? " turn" : ""}`,
+    dataset: { seat, boardSeat: seat, path: panelPaths.join(" ") || undefined },
     style: `--seat-colour: ${SEAT_COLOURS[seat % 4]}`,
   },
   el("header", {},
     servantIcon(seat, { size: 16 }),
     el("strong", { class: "seat-name" }, seatLabel(message, seat), isMe && !context.readOnly ? ` (${t("seat.you")})` : ""),
     view.start_seat === seat ? el("span", { class: "chip", title: t("palais_royal.ui.start_player") }, "①") : null,
-    el("span", { class: "stat gold", dataset: { stat: "gold" }, title: t("palais_royal.ui.gold") }, coinIcon(), el("b", {}, String(view.gold[seat]))),
-    el("span", { class: "stat pool", dataset: { stat: "pool" }, title: t("palais_royal.ui.pool") }, servantIcon(seat, { size: 12 }), el("b", {}, String(view.pool[seat]))),
-    el("span", { class: "stat hand-count", dataset: { stat: "hand" }, title: t("palais_royal.ui.hand_count") }, cardBackIcon(), el("b", {}, String(view.hand_counts[seat]))),
-    el("span", { class: "stat score", dataset: { stat: "score" }, title: t("palais_royal.ui.score") }, "★ ", el("b", {}, String(score.total ?? 0)))),
-  el("div", { class: "seat-stats muted small" },
+    el("span", { class: "stat gold", dataset: { stat: "gold", path: `gold.${seat}` }, title: t("palais_royal.ui.gold") }, coinIcon(), el("b", {}, String(view.gold[seat]))),
+    el("span", { class: "stat pool", dataset: { stat: "pool", path: `pool.${seat}` }, title: t("palais_royal.ui.pool") }, servantIcon(seat, { size: 12 }), el("b", {}, String(view.pool[seat]))),
+    el("span", { class: "stat hand-count", dataset: { stat: "hand", path: `hand_counts.${seat}` }, title: t("palais_royal.ui.hand_count") }, cardBackIcon(), el("b", {}, String(view.hand_counts[seat]))),
+    el("span", { class: "stat score", dataset: { stat: "score", path: `scores.${seat}` }, title: t("palais_royal.ui.score") }, "★ ", el("b", {}, String(score.total ?? 0)))),
+  el("div", { class: "seat-stats muted small", dataset: { path: `general_supply.${seat} cardinal_strength.${seat}` } },
     el("span", {}, t("palais_royal.ui.supply", { n: view.general_supply[seat] })),
     el("span", {}, t("palais_royal.ui.cardinal", { n: view.cardinal_strength[seat] })),
     el("span", {}, t("palais_royal.ui.edge_servants", { n: edges })),
     el("span", {}, t("palais_royal.ui.score_parts", { nobles: score.nobles ?? 0, played: score.played_cards ?? 0, hand: score.hand ?? 0, edges: score.edges ?? 0 }))),
-  Object.keys(played).length ? el("div", { class: "played" }, Object.entries(played).map(([code, n]) =>
+  hasPlayed ? el("div", { class: "played", dataset: { path: `played_cards.${seat}` } }, Object.entries(played).map(([code, n]) =>
     el("span", { class: "chip played-card", dataset: { card: code, explain: explainKey("palais_royal", `card.${code}`) } }, `${card(code)} ×${n}`))) : null,
-  Object.keys(privileges.active).length || Object.keys(privileges.next_turn).length ? el("div", { class: "privs small" },
+  hasPrivileges ? el("div", { class: "privs small", dataset: { path: `privileges.${seat}` } },
     Object.entries(privileges.active).map(([code, n]) => el("span", { class: "chip priv", dataset: { explain: explainKey("palais_royal", `privilege.${code}`) } }, `${priv(code)} ${n}`)),
     Object.entries(privileges.next_turn).map(([code, n]) => el("span", { class: "chip priv next", dataset: { explain: explainKey("palais_royal", `privilege.${code}`) } },
       `${priv(code)} ${n} `, el("span", { title: t("palais_royal.ui.next_turn"), "aria-label": t("palais_royal.ui.next_turn") }, "⏳")))) : null,
-  el("div", { class: "seat-nobles" }, view.nobles[seat].length ? view.nobles[seat].map((n) =>
+  el("div", { class: "seat-nobles", dataset: { path: `nobles.${seat}` } }, view.nobles[seat].length ? view.nobles[seat].map((n) =>
     nobleTile(n.id, view.noble_data[n.id], { small: true, back: hideBacks && !n.face_up })) : el("span", { class: "muted small" }, t("palais_royal.ui.no_nobles"))));
 }
 
@@ -418,13 +424,13 @@ export function renderLog(message) {
   const view = message.view;
   if (!view) return el("p", { class: "muted" }, "—");
   const skip = new Set(["garden", "shuffle", "layout"]);
-  const publicLog = view.log.filter((e) => !skip.has(e.event)).slice(-150).reverse();
-  const privateLog = (view.private_log || []).slice(-40).reverse();
+  const publicLog = newestFirst(view, "log", 150, (e) => !skip.has(e.event));
+  const privateLog = newestFirst(view, "private_log", 40);
   return el("div", { class: "pr-log", id: "game-log" },
     el("h4", {}, t("palais_royal.ui.public_log")),
-    el("ul", { class: "log" }, publicLog.map((event) => el("li", { class: `ev-${event.event}` }, eventText(event, message)))),
+    el("ul", { class: "log" }, publicLog.map(({ item, path }) => el("li", { class: `ev-${item.event}`, dataset: { path } }, eventText(item, message)))),
     privateLog.length ? [el("h4", {}, t("palais_royal.ui.private_log")),
-      el("ul", { class: "log private" }, privateLog.map((event) => el("li", {}, eventText(event, message))))] : null);
+      el("ul", { class: "log private" }, privateLog.map(({ item, path }) => el("li", { dataset: { path } }, eventText(item, message))))] : null);
 }
 
 export function render(message, context) {
