@@ -6,6 +6,7 @@
 import { api, copyText, el, languagePicker, loadLanguage, seatName, t, toast, translatePage } from "./common.js";
 import { loadRenderer } from "./games/index.js";
 import { installHelp } from "./help.js";
+import { confirmsUnused, setConfirmsUnused, unusedBenefits } from "./benefits.js";
 import { ChangeTracker, diffPaths, patchPaths } from "./changes.js";
 import { applyUpdate } from "./patch.js";
 
@@ -36,7 +37,44 @@ function setConnection(state) {
   node.textContent = t(`connection.${shown}`);
 }
 
-function act(notation) {
+/** Ask whether to go on when `unused` (message keys) would be left unused; resolves true to go on. */
+function askUnused(unused) {
+  return new Promise((resolve) => {
+    document.getElementById("unused-dialog")?.remove();
+    const keepAsking = el("input", { type: "checkbox", id: "unused-keep-asking", checked: true });
+    const finish = (goOn) => {
+      setConfirmsUnused(keepAsking.checked);
+      dialog.close();
+      dialog.remove();
+      drawTablePanel(); // its copy of the preference
+      resolve(goOn);
+    };
+    const dialog = el("dialog", { id: "unused-dialog", class: "unused-dialog", "aria-labelledby": "unused-title" },
+      el("h3", { id: "unused-title" }, t("table.unused_title")),
+      el("ul", { class: "unused-list" }, unused.map((key) => el("li", { dataset: { key } }, t(key)))),
+      el("label", { class: "unused-keep-asking" }, keepAsking, " ", t("table.unused_preference")),
+      el("div", { class: "dialog-buttons" },
+        el("button", { id: "unused-back", onclick: () => finish(false) }, t("table.unused_back")),
+        el("button", { id: "unused-go-on", class: "primary", onclick: () => finish(true) }, t("table.unused_go_on"))));
+    dialog.addEventListener("cancel", (event) => { // Esc: go back
+      event.preventDefault();
+      finish(false);
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+    document.getElementById("unused-back").focus();
+  });
+}
+
+/** Play `notation`, after asking when it would leave an optional benefit unused (and this browser asks). */
+async function act(notation) {
+  if (waiting || !message) return;
+  const unused = confirmsUnused() ? unusedBenefits(message.table.game, notation, message.legal) : [];
+  if (unused.length && !(await askUnused(unused))) return;
+  send(notation);
+}
+
+function send(notation) {
   if (waiting || !message) return;
   waiting = true;
   changes.clear();
@@ -223,6 +261,10 @@ function drawTablePanel() {
     }
   }
   if (message.seat !== null && table.status === "running") {
+    parts.push(el("label", { class: "preference" }, el("input", {
+      type: "checkbox", id: "confirm-unused-pref", checked: confirmsUnused(),
+      onchange: (event) => setConfirmsUnused(event.target.checked),
+    }), " ", t("table.unused_preference")));
     parts.push(el("button", { id: "leave", class: "link", onclick: async () => {
       if (!window.confirm(t("table.leave_confirm"))) return;
       await api(`/api/tables/${tableId}/leave`, { method: "POST", body: {} });

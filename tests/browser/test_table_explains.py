@@ -1,0 +1,170 @@
+"""The table page explains what happened: what a bot's move changed is outlined on the board (and
+animated once), hovering that move's log line outlines where it happened, and ending a step with an
+optional benefit unused asks first, unless this browser turned the question off."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from meeple.core.registry import game_names
+from tests.browser.conftest import Server, record_frames
+from tests.browser.helpers import create_table, drawn_version, fill_lobby, wait_past_version
+
+DESKTOP = {"width": 1400, "height": 1000}
+CHANGED = re.compile(r"\bchanged\b")
+LOG_FOCUS = re.compile(r"\blog-focus\b")
+ANIMATION = "() => getComputedStyle(document.querySelector('#board .changed-now, #log .changed-now')).animationName"
+
+#: The actions the page offers and whether it waits for the server.
+OFFERED = """() => ({
+  version: Number(document.getElementById('board').dataset.version),
+  actions: [...document.querySelectorAll('#board [data-action]')].map((e) => e.dataset.action),
+  waiting: document.body.classList.contains('waiting-for-server'),
+})"""
+
+
+def patch_paths(before: Any, patch: dict[str, Any], prefix: str = "") -> list[str]:
+    """The view paths a patch changes (a list that grew: one path per new item), as js/changes.js reads them."""
+    join = (lambda key: f"{prefix}.{key}") if prefix else str
+    paths = [join(key) for key in patch.get("del", [])] + [join(key) for key in patch.get("set", {})]
+    for key, items in patch.get("add", {}).items():
+        start = len(before[int(key) if isinstance(before, list) else key])
+        paths += [join(f"{key}.{start + offset}") for offset in range(len(items))]
+    for key, sub in patch.get("sub", {}).items():
+        paths += patch_paths(before[int(key) if isinstance(before, list) else key], sub, join(key))
+    return paths
+
+
+def my_turn(page: Page, timeout: float = 60) -> list[str]:
+    """Wait until the page offers actions (and waits for nothing); returns them."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        shown = page.evaluate(OFFERED)
+        if shown["actions"] and not shown["waiting"]:
+            return list(shown["actions"])
+        page.wait_for_timeout(30)
+    raise AssertionError("the page never offered a move")
+
+
+needs = pytest.mark.skipif(not {"caylus", "palais_royal"} <= set(game_names()),
+                           reason="Caylus and Palais Royal are needed")
+
+
+@needs
+def test_a_bot_move_is_highlighted_and_its_log_line_shows_where(browser: Browser, server: Server) -> None:
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    raw: list[dict[str, Any]] = []
+    frames = record_frames(page, raw)
+    fill_lobby(page, server, "caylus", players=3)
+    create_table(page)
+    actions = my_turn(page)
+    placing = next(a for a in actions if a.startswith("place:"))
+    before = drawn_version(page)
+    page.locator(f'#board [data-action="{placing}"]').first.click()
+    wait_past_version(page, before + 1)  # my move and at least one bot's
+    my_turn(page)
+
+    # the last update a bot's move sent, and the view it patched
+    states = {f["version"]: f for f in frames if f["type"] == "state"}
+    bot_updates = [u for u in raw if u["type"] == "update" and u["log"] and u["log"][-1]["seat"] != 0
+                   and u["from"] in states and "patch" in u]
+    assert bot_updates, "a bot moved after mine"
+    update = bot_updates[-1]
+    paths = patch_paths(states[update["from"]]["view"], update["patch"])
+    road = sorted({".".join(p.split(".")[:2]) for p in paths if p.startswith("road.")})
+    assert road, f"the bot placed a worker on the road: {paths}"
+    for space in road:
+        expect(page.locator(f'#board [data-path="{space}"]')).to_have_class(CHANGED)
+    mover = update["log"][-1]["seat"]
+    expect(page.locator(f'#board [data-path="players_state.{mover}.deniers"].changed, '
+                        f'#board [data-path^="players_state.{mover}.workers"].changed').first).to_be_visible()
+    # the newest change pulses once, and not at all for a reader who asked for reduced motion
+    assert page.evaluate(ANIMATION) == "changed-pulse"
+    page.emulate_media(reduced_motion="reduce")
+    assert page.evaluate(ANIMATION) == "none"
+    page.emulate_media(reduced_motion="no-preference")
+
+    # hovering that move's log line outlines the road space, and leaving it clears the outline
+    log_path = next(p for p in paths if p.startswith("log."))
+    page.locator(f'#log li[data-path="{log_path}"]').hover()
+    for space in road:
+        expect(page.locator(f'#board [data-path="{space}"]')).to_have_class(LOG_FOCUS)
+    page.mouse.move(5, 5)
+    expect(page.locator("#board .log-focus")).to_have_count(0)
+
+    # the highlight goes once this seat moves
+    actions = my_turn(page)
+    page.locator(f'#board [data-action="{actions[0]}"]').first.click()
+    for space in road:
+        expect(page.locator(f'#board [data-path="{space}"]')).not_to_have_class(CHANGED)
+
+
+BENEFITS = {"mint": "palais_royal.unused.mint", "king": "palais_royal.unused.king", "pomp": "palais_royal.unused.pomp"}
+
+
+def until_step_three_benefit(page: Page, deadline: float) -> list[str]:
+    """Play Palais Royal (servants set up in the Mint, King's and Pompadour's rooms, reinforcements taken,
+    every other step ended) until the page offers `end` with the Mint's gold or a majority bonus still to
+    take; returns those benefits' message keys."""
+    while True:
+        assert time.monotonic() < deadline, "step 3 never offered an unused benefit"
+        actions = my_turn(page)
+        open_benefits = sorted({BENEFITS[a.split(":")[0]] for a in actions if a.split(":")[0] in BENEFITS})
+        if "end" in actions and open_benefits:
+            return open_benefits
+        choice = next((a for a in ("place:MIN", "place:KIN", "place:POM", "gate", "end") if a in actions), actions[0])
+        before = drawn_version(page)
+        page.locator(f'#board [data-action="{choice}"]').first.click()
+        wait_past_version(page, before)
+
+
+@needs
+def test_ending_a_step_with_a_benefit_unused_asks_first_unless_turned_off(browser: Browser, server: Server) -> None:
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    fill_lobby(page, server, "palais_royal", players=2)
+    create_table(page)
+    deadline = time.monotonic() + 120
+    unused = until_step_three_benefit(page, deadline)
+    expect(page.locator("#confirm-unused-pref")).to_be_checked()
+
+    # `end` asks, naming exactly the benefits the legal actions still offer; going back changes nothing
+    version = drawn_version(page)
+    page.locator('#board [data-action="end"]').click()
+    dialog = page.locator("#unused-dialog")
+    expect(dialog).to_be_visible()
+    assert sorted(dialog.locator("li").evaluate_all("els => els.map(e => e.dataset.key)")) == unused
+    expect(dialog.locator("li").first).not_to_have_text(re.compile(r"^palais_royal\."))  # a sentence, not a key
+    page.click("#unused-back")
+    expect(dialog).to_have_count(0)
+    page.wait_for_timeout(300)
+    assert drawn_version(page) == version
+    assert "end" in my_turn(page)
+
+    # again, and this time go on and stop asking: the step ends and the preference is off in this browser
+    page.locator('#board [data-action="end"]').click()
+    expect(dialog).to_be_visible()
+    page.uncheck("#unused-keep-asking")
+    page.click("#unused-go-on")
+    wait_past_version(page, version)
+    expect(page.locator("#confirm-unused-pref")).not_to_be_checked()
+    assert page.evaluate("() => localStorage.getItem('meeple.confirmUnusedBenefits')") == "off"
+
+    # the next such moment ends without a question
+    until_step_three_benefit(page, deadline)
+    version = drawn_version(page)
+    page.locator('#board [data-action="end"]').click()
+    wait_past_version(page, version)
+    expect(dialog).to_have_count(0)
+
+    # the toggle on the page turns the question back on, and it is remembered across a reload
+    page.check("#confirm-unused-pref")
+    page.reload()
+    expect(page.locator("#confirm-unused-pref")).to_be_checked()
+    until_step_three_benefit(page, deadline)
+    page.locator('#board [data-action="end"]').click()
+    expect(dialog).to_be_visible()
