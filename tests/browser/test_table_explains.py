@@ -9,13 +9,13 @@ import time
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from meeple.core.registry import game_names
 from tests.browser.conftest import Server, record_frames
 from tests.browser.helpers import create_table, drawn_version, fill_lobby, wait_past_version
 
-DESKTOP = {"width": 1400, "height": 1000}
+DESKTOP: ViewportSize = {"width": 1400, "height": 1000}
 CHANGED = re.compile(r"\bchanged\b")
 LOG_FOCUS = re.compile(r"\blog-focus\b")
 ANIMATION = "() => getComputedStyle(document.querySelector('#board .changed-now, #log .changed-now')).animationName"
