@@ -69,39 +69,51 @@ def test_a_bot_move_is_highlighted_and_its_log_line_shows_where(browser: Browser
     wait_past_version(page, before + 1)  # my move and at least one bot's
     my_turn(page)
 
-    # the last update a bot's move sent, and the view it patched
+    # the last update of a bot's move that changed the road or a player's deniers, and the elements showing them
     states = {f["version"]: f for f in frames if f["type"] == "state"}
-    bot_updates = [u for u in raw if u["type"] == "update" and u["log"] and u["log"][-1]["seat"] != 0
-                   and u["from"] in states and "patch" in u]
-    assert bot_updates, "a bot moved after mine"
-    update = bot_updates[-1]
-    paths = patch_paths(states[update["from"]]["view"], update["patch"])
-    road = sorted({".".join(p.split(".")[:2]) for p in paths if p.startswith("road.")})
-    assert road, f"the bot placed a worker on the road: {paths}"
-    for space in road:
-        expect(page.locator(f'#board [data-path="{space}"]')).to_have_class(CHANGED)
-    mover = update["log"][-1]["seat"]
-    expect(page.locator(f'#board [data-path="players_state.{mover}.deniers"].changed, '
-                        f'#board [data-path^="players_state.{mover}.workers"].changed').first).to_be_visible()
+    touched: list[tuple[dict[str, Any], list[str], list[str]]] = []
+    for update in raw:
+        if update["type"] != "update" or not update["log"] or update["log"][-1]["seat"] == 0 \
+                or update["from"] not in states or "patch" not in update:
+            continue
+        paths = patch_paths(states[update["from"]]["view"], update["patch"])
+        shown = sorted({".".join(p.split(".")[:2]) for p in paths if p.startswith("road.")}
+                       | {p for p in paths if re.fullmatch(r"players_state\.\d\.deniers", p)})
+        if shown:
+            touched.append((update, paths, shown))
+    assert touched, "a bot moved after mine, placing a worker or paying"
+    # a worker on the road stays there for the rest of the phase: the best witness, when a bot placed one
+    update, paths, shown = next((t for t in reversed(touched) if any(p.startswith("road.") for p in t[2])), touched[-1])
+    for path in shown:
+        expect(page.locator(f'#board [data-path="{path}"]')).to_have_class(CHANGED)
     # the newest change pulses once, and not at all for a reader who asked for reduced motion
     assert page.evaluate(ANIMATION) == "changed-pulse"
     page.emulate_media(reduced_motion="reduce")
     assert page.evaluate(ANIMATION) == "none"
     page.emulate_media(reduced_motion="no-preference")
 
-    # hovering that move's log line outlines the road space, and leaving it clears the outline
+    # hovering that move's log line outlines where it happened, and leaving it clears the outline
     log_path = next(p for p in paths if p.startswith("log."))
     page.locator(f'#log li[data-path="{log_path}"]').hover()
-    for space in road:
-        expect(page.locator(f'#board [data-path="{space}"]')).to_have_class(LOG_FOCUS)
+    for path in shown:
+        expect(page.locator(f'#board [data-path="{path}"]')).to_have_class(LOG_FOCUS)
     page.mouse.move(5, 5)
     expect(page.locator("#board .log-focus")).to_have_count(0)
 
-    # the highlight goes once this seat moves
+    # the highlight goes once this seat moves (unless a later move changed the same thing again)
     actions = my_turn(page)
+    sent_before = len(raw)
+    version = drawn_version(page)
     page.locator(f'#board [data-action="{actions[0]}"]').first.click()
-    for space in road:
-        expect(page.locator(f'#board [data-path="{space}"]')).not_to_have_class(CHANGED)
+    wait_past_version(page, version)
+    page.wait_for_timeout(300)
+    states = {f["version"]: f for f in frames if f["type"] == "state"}
+    later = [p for u in raw[sent_before:] if u["type"] == "update" and "patch" in u and u["from"] in states
+             for p in patch_paths(states[u["from"]]["view"], u["patch"])]
+    quiet = [path for path in shown if not any(p == path or p.startswith(f"{path}.") for p in later)]
+    assert quiet, "some of the bot's changes were not changed again"
+    for path in quiet:
+        expect(page.locator(f'#board [data-path="{path}"]')).not_to_have_class(CHANGED)
 
 
 BENEFITS = {"mint": "palais_royal.unused.mint", "king": "palais_royal.unused.king", "pomp": "palais_royal.unused.pomp"}
