@@ -9,10 +9,11 @@
 # changes nothing else on the machine unless asked:
 #
 #   --system  (or MEEPLE_TEST_SYSTEM=1; CI's .ci/run asks for it) as root on Debian: install the
-#             missing Debian packages the browser, database and multi-process tests need (chromium,
-#             postgresql, redis-server), create a throwaway PostgreSQL test database on the loopback
-#             interface and start the cluster if it is stopped, and start a throwaway Redis on a free
-#             loopback port; what it started is stopped again at the end.
+#             missing Debian packages the browser, database, multi-process and deployment tests need
+#             (chromium, postgresql, redis-server, nginx; nginx's own service is not started), create a
+#             throwaway PostgreSQL test database on the loopback interface and start the cluster if it
+#             is stopped, and start a throwaway Redis on a free loopback port; what it started is
+#             stopped again at the end.
 #
 # Without it, whatever services exist are used (tests/services.py finds them the same way when pytest
 # runs alone) and the tests of a missing one are skipped, each with its reason.
@@ -51,14 +52,31 @@ cleanup() {
 trap cleanup EXIT
 
 install_system_packages() {
-  # Debian's chromium (Playwright drives it: its own browser download cannot work here) and PostgreSQL.
+  # Debian's chromium (Playwright drives it: its own browser download cannot work here), PostgreSQL,
+  # Redis, and nginx (tests/server/test_deploy_nginx.py runs docs/deploy/nginx-meeple.conf).
   local missing=()
   command -v chromium >/dev/null 2>&1 || missing+=(chromium)
   command -v pg_ctlcluster >/dev/null 2>&1 || missing+=(postgresql)
   command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+  command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
   [ ${#missing[@]} -gt 0 ] || return 0
   echo "== installing ${missing[*]}"
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  apt-get update -qq
+  local rest=() package
+  for package in "${missing[@]}"; do [ "$package" = nginx ] || rest+=("$package"); done
+  [ ${#rest[@]} -eq 0 ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${rest[@]}" >/dev/null
+  [ ${#rest[@]} -eq ${#missing[@]} ] || install_nginx_stopped
+}
+
+install_nginx_stopped() {
+  # The nginx test runs nginx itself; Debian's package would also start a site on port 80 (and fail
+  # to install if that port is taken), so its start is refused the Debian way, with policy-rc.d.
+  local policy=/usr/sbin/policy-rc.d made=""
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod +x "$policy" && made=yes
+  fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null || { [ -z "$made" ] || rm -f "$policy"; return 1; }
+  [ -z "$made" ] || rm -f "$policy"
 }
 
 as_postgres() {  # from /, since the postgres user may not enter the folder we run in
@@ -98,7 +116,7 @@ start_redis() {
 
 if [ "$system" = 1 ]; then
   if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
-    echo "--system needs root on Debian or Ubuntu (apt-get); install chromium and postgresql yourself" >&2
+    echo "--system needs root on Debian or Ubuntu (apt-get); install chromium, postgresql, redis-server and nginx yourself" >&2
     exit 1
   fi
   install_system_packages
@@ -106,7 +124,7 @@ if [ "$system" = 1 ]; then
   start_postgres
   start_redis
 else
-  echo "== no --system: nothing installed or started; tests of a missing service (chromium, PostgreSQL, Redis) are skipped"
+  echo "== no --system: nothing installed or started; tests of a missing service (chromium, PostgreSQL, Redis, nginx) are skipped"
 fi
 
 echo "== ruff"

@@ -1,4 +1,4 @@
-"""The outside services some tests use (PostgreSQL, Redis, chromium), found the same way by pytest alone and by
+"""The outside services some tests use (PostgreSQL, Redis, chromium, nginx), found the same way by pytest alone and by
 ``scripts/test.sh``: a test run is the same wherever the services exist.
 
 Where one is missing its tests are skipped with the reason, except in CI (``CI=true``), where they
@@ -57,3 +57,9 @@ def redis_url() -> str | None:
 
 def chromium_path() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def nginx_path() -> str | None:
+    """Debian's nginx (in /usr/sbin, which a non-root PATH may lack), for the deployment test."""
+    return shutil.which("nginx") or next(
+        (path for path in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if os.access(path, os.X_OK)), None)

@@ -57,11 +57,12 @@ async def messages(language: str) -> JSON:
 @router.get("/api/site")
 async def site(request: Request) -> JSON:
     """The address to share with friends (``hosting.share_base``); whether it is the configured public
-    URL (else the one this browser used, or a LAN address instead of loopback); whether it is a
-    loopback address only this machine can open (a server listening on 127.0.0.1)."""
+    URL (else the one this browser used, or a LAN address instead of loopback); whether, with no
+    public URL, it is a loopback address only this machine can open (a server on 127.0.0.1)."""
     base = share_base(request)
-    return {"share_url": base + "/", "public": request.app.state.settings.public_url is not None,
-            "local_only": is_loopback(urlsplit(base).hostname or "")}
+    public = request.app.state.settings.public_url is not None
+    return {"share_url": base + "/", "public": public,
+            "local_only": not public and is_loopback(urlsplit(base).hostname or "")}
 
 
 @router.get("/api/explain/{game}/{language}")
