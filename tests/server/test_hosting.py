@@ -265,3 +265,13 @@ def test_the_public_origin_may_play(make_client: Callable[..., TestClient]) -> N
         assert socket.receive_json()["type"] == "state"
     foreign = client.post("/api/tables", json={"game": "toy", "players": 2}, headers={"Origin": "https://evil.example"})
     assert foreign.status_code == 403
+
+
+def test_docs_deploy_shows_the_tested_files_as_they_are() -> None:
+    """docs/deploy.md shows the nginx site and the systemd unit; the nginx one is the file the
+    deployment test runs, so the page must show it exactly."""
+    root = Path(__file__).resolve().parents[2]
+    page = (root / "docs" / "deploy.md").read_text()
+    for name, language in (("nginx-meeple.conf", "nginx"), ("meeple.service", "ini")):
+        shown = (root / "docs" / "deploy" / name).read_text()
+        assert f"```{language}\n{shown}```" in page, f"docs/deploy.md does not show docs/deploy/{name} as it is"
