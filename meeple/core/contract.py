@@ -180,6 +180,8 @@ class GameState(ABC, Generic[A]):
     options: dict[str, OptionValue]
     rng: Rng
     _history_notations: list[str]
+    _log_views: Any
+    """The converted log entries a game's views reuse (``meeple.core.logview``), or ``None``."""
 
     def _init_common(
         self, game: Game[Any], players: int, seed: int, options: dict[str, OptionValue], rng: Rng
@@ -190,6 +192,7 @@ class GameState(ABC, Generic[A]):
         self.options = options
         self.rng = rng
         self._history_notations = []
+        self._log_views = None
 
     # --- what a game implements -------------------------------------------------------------
 
@@ -355,6 +358,7 @@ class GameState(ABC, Generic[A]):
         other.options = self.options  # never mutated after setup
         other.rng = self.rng.copy()
         other._history_notations = list(self._history_notations)
+        other._log_views = self._log_views  # shared; checked against the log before use (core/logview.py)
 
     def _determinization_rng(self, rng: Rng | int | None) -> Rng:
         return as_rng(rng, fallback=self.rng.copy())

@@ -14,6 +14,7 @@ from typing import Any, Self
 
 from meeple.core.contract import JSON, GameState
 from meeple.core.errors import InvalidState
+from meeple.core.logview import log_views, public_only
 from meeple.core.rng import Rng
 from meeple.games.burgundy import actions as act
 from meeple.games.burgundy.actions import ALL_ACTIONS, BAction
@@ -109,6 +110,11 @@ _EVENT_FIELDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("phase_end", ("phase", "mines")),
 )
 
+
+
+def _view_event(entry: dict[str, Any] | tuple[Any, ...]) -> dict[str, Any]:
+    """A log entry as a view shows it: a copy of a stored dict, or the compact entry made a dict."""
+    return dict(entry) if isinstance(entry, dict) else _event_dict(entry)
 
 def _event_dict(entry: tuple[Any, ...]) -> dict[str, Any]:
     """A compact log entry as the dict the log shows and saves."""
@@ -1167,6 +1173,7 @@ class BurgundyState(GameState[BAction]):
     def _view(self, seat: int | None) -> JSON:
         """Everything is public except future goods stacks, the box and the hex piles' order (§6)."""
         n = self.players
+        logs = self._log_views = log_views(self._log_views, self._log, public_only, _view_event)
         players = []
         hidden = self.hidden_setup_seats(seat)
         hide_board = self.options["boards"] == "choose"
@@ -1224,7 +1231,7 @@ class BurgundyState(GameState[BAction]):
             "is_over": self.is_over,
             "winners": self.winners() if self.is_over else None,
             "final": [dict(f) for f in self.final] if self.final is not None else None,
-            "log": [dict(e) for e in self.log],
+            "log": list(logs.public),
             "private_log": [dict(e) for e in self.private_log[seat]] if seat is not None else [],
         }
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from meeple.core.logview import log_views, public_only
 from meeple.games.caylus.actions import ACTIONS
 from meeple.games.caylus.data import (
     CUBES,
@@ -70,6 +71,7 @@ def log_event(entry: tuple[int, int, int, int]) -> dict[str, Any]:
 def build_view(state: CaylusState, seat: int | None) -> dict[str, Any]:
     """The full public state; ``seat`` changes nothing since Caylus has no secrets (§6)."""
     n = state.players
+    logs = state._log_views = log_views(state._log_views, state.log, public_only, log_event)
     road = []
     for s in range(1, LAST_SPACE + 1):
         t = state.tile[s]
@@ -143,7 +145,7 @@ def build_view(state: CaylusState, seat: int | None) -> dict[str, Any]:
         "removed_neutral": [TILES[t].slug for t in state.removed],
         "pending_favours": [[s, c] for s, c in state.fstack],
         "options": dict(state.options),
-        "log": [log_event(entry) for entry in state.log],
+        "log": list(logs.public),
         "private_log": [],
     }
     if state.is_over:

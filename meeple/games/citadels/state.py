@@ -16,6 +16,7 @@ from typing import Any, Self
 
 from meeple.core.contract import JSON, GameState
 from meeple.core.errors import IllegalAction, InvalidState
+from meeple.core.logview import log_views
 from meeple.core.rng import Rng
 from meeple.games.card_knowledge import (
     Record,
@@ -208,6 +209,11 @@ _LIB_BIT = 1 << LIBRARY
 _GRAVE_BIT = 1 << GRAVEYARD
 _WALL_BIT = 1 << GREAT_WALL
 
+
+
+def _visibility(entry: LogEntry) -> int:
+    """Who sees a log entry: ``-1`` everyone, else that one seat."""
+    return int(entry[0])
 
 class Rules:
     """The option values decoded once into plain attributes; shared (never mutated) between clones."""
@@ -1232,6 +1238,7 @@ class CitadelsState(GameState[Act]):
         rules = self.rules
         revealed = self.revealed if not over else 0xFF  # at game over the final round's characters are shown
         scores = self.scores()
+        logs = self._log_views = log_views(self._log_views, self.log, _visibility, event_dict)
         seats = []
         for s in range(n):
             city = self.cities[s]
@@ -1277,8 +1284,8 @@ class CitadelsState(GameState[Act]):
             "hand": [DISTRICT_SLUGS[d] for d in self.hands[seat]] if seat is not None else None,
             "characters": characters,
             "pending": self._pending_view(seat),
-            "log": [event_dict(e) for e in self.log if e[0] < 0],
-            "private_log": [event_dict(e) for e in self.log if seat is not None and e[0] == seat],
+            "log": list(logs.public),
+            "private_log": logs.private_log(seat),
         }
         if over:
             view["final"] = {

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any, Self
 
 from meeple.core.contract import JSON, GameState
+from meeple.core.logview import log_views
 from meeple.core.rng import Rng
 from meeple.games.card_knowledge import (
     Record,
@@ -80,6 +81,16 @@ _END_ONLY: tuple[PalaisAction, ...] = (A.END_ACTION,)
 DECK, DRAWN, DISCARD = 4, 5, 6
 LOCATIONS = 7
 
+
+
+def _visibility(entry: tuple[int, JSON]) -> int:
+    """Who sees a log entry: ``PUBLIC`` everyone, else that one seat."""
+    return entry[0]
+
+
+def _event_json(entry: tuple[int, JSON]) -> JSON:
+    """A log entry's event as a view shows it (a copy: the log's own dict stays the game's)."""
+    return dict(entry[1])
 
 class PalaisRoyalState(GameState[PalaisAction]):
     """One game of Palais Royal in progress (see docs/games/palais_royal.md)."""
@@ -737,6 +748,7 @@ class PalaisRoyalState(GameState[PalaisAction]):
 
     def _view(self, seat: int | None) -> JSON:
         rules = self.rules
+        logs = self._log_views = log_views(self._log_views, self.log, _visibility, _event_json)
         n = self.players
         layout = rules.layout
         current = self.current_player
@@ -804,8 +816,8 @@ class PalaisRoyalState(GameState[PalaisAction]):
             "pending": self._pending_view(seat),
             "scores": self.score_breakdown(),
             "winners": self.winners() if self.phase == OVER else None,
-            "log": [dict(event) for visible, event in self.log if visible == PUBLIC],
-            "private_log": [dict(event) for visible, event in self.log if visible == seat] if seat is not None else [],
+            "log": list(logs.public),
+            "private_log": logs.private_log(seat),
         }
         return view
 
