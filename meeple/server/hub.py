@@ -33,6 +33,8 @@ log = logging.getLogger("meeple.server")
 
 RECENT = 8
 SPECTATOR = "spectator"
+HEARTBEAT = 5.0
+"""Seconds between a process's proofs of life in Redis; one missing for ``3 * HEARTBEAT`` is dead."""
 
 
 def seat_key(seat: int | None) -> str:
@@ -53,6 +55,8 @@ class Update:
 
     ``seats_changed``: seats or status changed (someone sat down, a bot took over, the game started),
     so other processes must reload the seats. ``online``: the seats connected to the origin process.
+    A seat without a message (nobody watched it when the update was made) is sent a full state
+    when it needs one.
     """
 
     table_id: str
@@ -64,7 +68,12 @@ class Update:
     online: list[int] = field(default_factory=list)
     _texts: dict[str, str] = field(default_factory=dict, repr=False)
 
+    def has(self, seat: int | None) -> bool:
+        key = seat_key(seat)
+        return key in self._texts or key in self.messages
+
     def text_for(self, seat: int | None) -> str:
+        """The seat's message as JSON text, encoded once however many sockets (and processes) get it."""
         key = seat_key(seat)
         text = self._texts.get(key)
         if text is None:
@@ -76,19 +85,34 @@ class Update:
         return self.version > self.start
 
     def to_wire(self) -> str:
-        return json.dumps({"table": self.table_id, "start": self.start, "version": self.version,
-                           "messages": self.messages, "seats_changed": self.seats_changed,
-                           "origin": self.origin, "online": self.online}, separators=(",", ":"))
+        """A header line (JSON) and then every seat's message text as sent to sockets, back to back:
+        a receiving process slices them out instead of decoding and encoding them again."""
+        keys = list(self._texts.keys() | self.messages.keys())
+        texts = [self.text_for(None if key == SPECTATOR else int(key)) for key in keys]
+        header = {"table": self.table_id, "start": self.start, "version": self.version,
+                  "seats_changed": self.seats_changed, "origin": self.origin, "online": self.online,
+                  "lengths": [[key, len(text)] for key, text in zip(keys, texts, strict=True)]}
+        return "\n".join([json.dumps(header, separators=(",", ":")), *texts])
 
     @classmethod
-    def from_wire(cls, text: str | bytes) -> Update:
-        data: dict[str, Any] = json.loads(text)
-        return cls(table_id=data["table"], start=data["start"], version=data["version"],
-                   messages=data["messages"], seats_changed=data["seats_changed"], origin=data["origin"],
-                   online=list(data["online"]))
+    def from_wire(cls, data: str | bytes) -> Update:
+        text = data.decode() if isinstance(data, bytes) else data
+        newline = text.index("\n")
+        header: dict[str, Any] = json.loads(text[:newline])
+        texts: dict[str, str] = {}
+        at = newline + 1
+        for key, length in header["lengths"]:
+            texts[str(key)] = text[at:at + length]
+            at += length + 1
+        if at - 1 != len(text):
+            raise ValueError("an update's texts do not add up to its length")
+        return cls(table_id=header["table"], start=header["start"], version=header["version"], messages={},
+                   seats_changed=header["seats_changed"], origin=header["origin"], online=list(header["online"]),
+                   _texts=texts)
 
 
 RemoteListener = Callable[[Update], None]
+PresenceListener = Callable[[str], None]
 
 
 class Hub:
@@ -100,6 +124,8 @@ class Hub:
         self.remote_online: dict[str, dict[str, set[int]]] = {}
         self.recent: dict[str, deque[Update]] = {}
         self.listeners: list[RemoteListener] = []
+        self.presence_listeners: list[PresenceListener] = []
+        """Told the table whose seats' presence changed without an update (a process died)."""
         self.shared = False  # whether other processes change tables too
 
     async def start(self) -> None:
@@ -117,6 +143,10 @@ class Hub:
             subscribers.remove(subscriber)
         if not subscribers:
             self.local.pop(table_id, None)
+
+    def local_seats(self, table_id: str) -> set[int | None]:
+        """The seats (``None``: spectators) with a socket of the table in this process."""
+        return {s.seat for s in self.local.get(table_id, ())}
 
     def local_online(self, table_id: str) -> list[int]:
         return sorted({s.seat for s in self.local.get(table_id, ()) if s.seat is not None})
@@ -143,7 +173,7 @@ class Hub:
 
     async def deliver(self, update: Update, skip: Subscriber | None = None) -> None:
         for subscriber in list(self.local.get(update.table_id, ())):
-            if subscriber is skip:
+            if subscriber is skip or not update.has(subscriber.seat):
                 continue
             try:
                 await subscriber.send(update.text_for(subscriber.seat))
@@ -158,7 +188,7 @@ class Hub:
         chain: list[str] = []
         at = since
         for update in self.recent.get(table_id, ()):
-            if update.start == at and update.version <= version:
+            if update.start == at and update.version <= version and update.has(seat):
                 chain.append(update.text_for(seat))
                 at = update.version
         return chain if at == version else None
@@ -186,10 +216,21 @@ class RedisHub(Hub):
         self._confirmed: dict[str, asyncio.Event] = {}
         self._redis: Any = None
         self._pubsub: Any = None
+        self._written_online: dict[str, list[int]] = {}
 
     @staticmethod
     def channel(table_id: str) -> str:
         return f"meeple:table:{table_id}"
+
+    @staticmethod
+    def presence_key(table_id: str) -> str:
+        """A hash of the table's online seats per process (origin → seats as JSON), read by a process
+        that starts watching the table: it learns who is online elsewhere before anyone moves."""
+        return f"meeple:online:{table_id}"
+
+    @staticmethod
+    def alive_key(origin: str) -> str:
+        return f"meeple:alive:{origin}"
 
     async def start(self) -> None:
         import redis.asyncio as redis
@@ -198,7 +239,9 @@ class RedisHub(Hub):
         await self._redis.ping()
         self._pubsub = self._redis.pubsub()
         await self._pubsub.subscribe(f"meeple:hub:{self.origin}")  # so the listener always has a subscription
-        self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._send())]
+        await self._redis.set(self.alive_key(self.origin), 1, ex=int(3 * HEARTBEAT))
+        self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._send()),
+                       asyncio.create_task(self._heartbeat())]
 
     async def stop(self) -> None:
         """Publish what is queued (for at most two seconds), then stop listening."""
@@ -212,6 +255,8 @@ class RedisHub(Hub):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        with contextlib.suppress(Exception):
+            await self._redis.delete(self.alive_key(self.origin))
         with contextlib.suppress(Exception):
             await self._pubsub.aclose()
         with contextlib.suppress(Exception):
@@ -227,6 +272,7 @@ class RedisHub(Hub):
             # so the state the caller now reads from the database misses nothing.
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(confirmed.wait(), 2)
+            await self._read_presence(table_id)
 
     async def unsubscribe(self, table_id: str, subscriber: Subscriber) -> None:
         await super().unsubscribe(table_id, subscriber)
@@ -240,15 +286,73 @@ class RedisHub(Hub):
         self._outbox.put_nowait(update)
 
     async def _send(self) -> None:
-        """Publish in order, off the mover's path (a move does not wait for Redis)."""
+        """Publish in order, off the mover's path (a move does not wait for Redis): one message per
+        update, whatever the number of seats and processes; the table's presence hash only when this
+        process's online seats there changed."""
         while True:
             update = await self._outbox.get()
             if update is None:
                 return
             try:
-                await self._redis.publish(self.channel(update.table_id), update.to_wire())
+                if self._written_online.get(update.table_id) == update.online:
+                    await self._redis.publish(self.channel(update.table_id), update.to_wire())
+                    continue
+                key = self.presence_key(update.table_id)
+                async with self._redis.pipeline(transaction=False) as pipe:
+                    pipe.publish(self.channel(update.table_id), update.to_wire())
+                    if update.online:
+                        pipe.hset(key, self.origin, json.dumps(update.online))
+                        pipe.expire(key, 86400)
+                    else:
+                        pipe.hdel(key, self.origin)
+                    await pipe.execute()
+                if update.online:
+                    self._written_online[update.table_id] = list(update.online)
+                else:
+                    self._written_online.pop(update.table_id, None)
             except Exception:
                 log.exception("publishing an update of table %s failed", update.table_id)
+
+    async def _read_presence(self, table_id: str) -> None:
+        """Who is online at ``table_id`` in the other live processes, from the table's presence hash."""
+        try:
+            entries = await self._redis.hgetall(self.presence_key(table_id))
+            origins = [o.decode() if isinstance(o, bytes) else o for o in entries]
+            others = [o for o in origins if o != self.origin]
+            alive = [bool(x) for x in await self._redis.mget([self.alive_key(o) for o in others])] if others else []
+        except Exception:
+            log.exception("reading who is online at table %s failed", table_id)
+            return
+        remote = self.remote_online.setdefault(table_id, {})
+        for origin, live in zip(others, alive, strict=True):
+            raw = entries.get(origin) if origin in entries else entries.get(origin.encode())
+            if live and origin not in remote:
+                with contextlib.suppress(ValueError, TypeError):
+                    remote[origin] = {int(seat) for seat in json.loads(raw)}
+
+    async def _heartbeat(self) -> None:
+        """Prove this process alive, and forget the online seats of processes that stopped proving it
+        (killed: they could not say goodbye), telling the presence listeners which tables changed."""
+        while True:
+            await asyncio.sleep(HEARTBEAT)
+            try:
+                await self._redis.set(self.alive_key(self.origin), 1, ex=int(3 * HEARTBEAT))
+                origins = sorted({origin for remote in self.remote_online.values() for origin in remote})
+                if not origins:
+                    continue
+                alive = await self._redis.mget([self.alive_key(origin) for origin in origins])
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the Redis heartbeat failed; retrying")
+                continue
+            dead = {origin for origin, value in zip(origins, alive, strict=True) if value is None}
+            for table_id, remote in list(self.remote_online.items()):
+                if dead & remote.keys():
+                    for origin in dead:
+                        remote.pop(origin, None)
+                    for listener in self.presence_listeners:
+                        listener(table_id)
 
     async def _listen(self) -> None:
         while True:

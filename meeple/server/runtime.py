@@ -48,7 +48,7 @@ from meeple.server.store import (
     TableTiming,
     clock_json,
 )
-from meeple.server.writer import DatabaseWriter
+from meeple.server.writer import Batched, DatabaseWriter
 
 log = logging.getLogger("meeple.server")
 
@@ -166,9 +166,11 @@ class LiveTable:
             return []
         return [str(a) for a in state.legal_actions()]
 
-    def log_entries(self, seat: int | None, start: int = 0) -> list[JSON]:
-        """The platform's log from move ``start``: who moved, and the notation only for ``seat``'s own."""
-        history = self.state.history if self.state is not None else []
+    def log_entries(self, seat: int | None, start: int = 0, history: Sequence[str] | None = None) -> list[JSON]:
+        """The platform's log from move ``start``: who moved, and the notation only for ``seat``'s own
+        (``history``: the state's, if the caller has it already)."""
+        if history is None:
+            history = self.state.history if self.state is not None else []
         return [{"index": i, "seat": self.actors[i], "action": history[i] if self.actors[i] == seat else None}
                 for i in range(start, self.version)]
 
@@ -216,7 +218,9 @@ class TableRuntime:
         self.replays: OrderedDict[str, list[GameState[Any]]] = OrderedDict()
         self.bot_wake: Callable[[], None] = lambda: None
         self.clock_wake: Callable[[], None] = lambda: None
+        self._presence_tasks: set[asyncio.Task[None]] = set()
         hub.listeners.append(self._heard)
+        hub.presence_listeners.append(self._presence_lost)
 
     def _heard(self, update: Update) -> None:
         """Another process changed a table: our copy (if any) is behind until it catches up."""
@@ -224,6 +228,19 @@ class TableRuntime:
         if table is not None:
             table.known_version = max(table.known_version, update.version)
             table.seats_stale = table.seats_stale or update.seats_changed
+
+    def _presence_lost(self, table_id: str) -> None:
+        """Seats online through a process that died are offline now: tell this process's sockets."""
+        table = self.live.get(table_id)
+        if table is None or table_id not in self.hub.local:
+            return
+        task = asyncio.create_task(self._republish_presence(table))
+        self._presence_tasks.add(task)
+        task.add_done_callback(self._presence_tasks.discard)
+
+    async def _republish_presence(self, table: LiveTable) -> None:
+        async with table.lock:
+            await self.publish_presence(table)
 
     # --- finding and loading tables -----------------------------------------------------------
 
@@ -564,7 +581,7 @@ class TableRuntime:
         """Apply on a copy, append durably, swap in, publish; the caller holds the lock."""
         assert table.state is not None
         trial = table.state.clone()
-        before = len(trial.history)
+        before = table.version
         try:
             trial.apply(action)
         except (IllegalAction, MeepleError) as error:
@@ -587,7 +604,7 @@ class TableRuntime:
                     finished=(trial.scores(), trial.winners()) if trial.is_over else None, next_bot=next_bot,
                     done_job=bot_job, clock=clock, close_vote=close_vote)
         try:
-            await self.writer.write(lambda session: self.store.append(session, move))
+            await self.writer.write(Batched(self.store.append_many, move))
         except Conflict:
             if close_vote:
                 table.seats_stale = True  # the vote's state is reloaded with the rest
@@ -617,26 +634,40 @@ class TableRuntime:
         await self._publish(table, table.version, seats_changed=True)
 
     def _keep_views(self, table: LiveTable) -> None:
-        """The views every seat has now, to patch against after the move (after a catch-up they are
-        not known yet)."""
+        """The views the watched seats have now, to patch against after the move (after a catch-up
+        they are not known yet)."""
         state = table.state
         if state is None or table.views:
             return
-        for seat in table.seat_keys():
+        for seat in self._watched(table):
             table.views[seat_key(seat)] = state.view(seat)
 
+    def _watched(self, table: LiveTable) -> list[int | None]:
+        """The seats (``None``: spectators) an update must carry a message for: all of them when
+        other processes may hold sockets of the table, else those with a socket here. An update
+        without a seat's message makes that seat's next one carry its whole view."""
+        if self.hub.shared:
+            return table.seat_keys()
+        here = self.hub.local_seats(table.id)
+        return [seat for seat in table.seat_keys() if seat in here]
+
     async def _publish(self, table: LiveTable, start: int, seats_changed: bool = False) -> None:
-        """One update from version ``start``: each seat's new log entries and view patch."""
+        """One update from version ``start``: each watched seat's new log entries and view patch."""
         state = table.state
         summary = table.summary(self.hub.online(table.id))
         current = state.current_player if state is not None else None
+        history = state.history if state is not None and table.version > start else None
         messages: dict[str, JSON] = {}
+        watched = self._watched(table)
         for seat in table.seat_keys():
+            if seat not in watched:
+                table.views.pop(seat_key(seat), None)
+        for seat in watched:
             key = seat_key(seat)
             message: JSON = {"type": "update", "seat": seat, "from": start, "version": table.version,
                              "table": summary, "current_player": current,
                              "is_over": state.is_over if state is not None else False,
-                             "legal": table.legal_for(seat), "log": table.log_entries(seat, start)}
+                             "legal": table.legal_for(seat), "log": table.log_entries(seat, start, history)}
             if state is None:
                 message["patch"] = {}
             else:

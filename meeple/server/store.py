@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Engine, and_, delete, func, or_, select, update
+from sqlalchemy import Engine, Table, and_, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -244,31 +244,53 @@ class Store:
             return bool(result.rowcount)  # type: ignore[attr-defined]
 
     def append(self, session: Session, move: Move) -> None:
-        """Write one move in ``session`` (the writer's batch); ``IntegrityError`` if its number exists."""
+        """Write one move in ``session``; ``Conflict`` if its number exists."""
+        self.append_many(session, [move])
+
+    def append_many(self, session: Session, moves: Sequence[Move]) -> None:
+        """Write moves of different tables in ``session`` (the writer's batch), one statement of each
+        kind for all of them (executemany), not one ORM flush per move; ``Conflict`` if any move's
+        number exists (the writer then retries the batch's moves one by one)."""
         now = datetime.now(UTC)
-        for offset, notation in enumerate(move.notations):
-            session.add(ActionRecord(table_id=move.table_id, idx=move.start + offset, seat=move.seat,
-                                     notation=notation, created_at=now))
+        actions, tables, jobs = (cast(Table, model.__table__) for model in (ActionRecord, GameTable, BotJob))
+        rows = [{"table_id": move.table_id, "idx": move.start + offset, "seat": move.seat, "notation": notation,
+                 "created_at": now}
+                for move in moves for offset, notation in enumerate(move.notations)]
         try:
-            session.flush()  # the primary key (table, move number) is checked here
+            session.execute(insert(actions), rows)  # the primary key (table, move number) is checked here
         except IntegrityError:
-            raise Conflict(f"move {move.start} of table {move.table_id} exists") from None
-        values: dict[str, Any] = {"moves": move.start + len(move.notations), "current_player": move.current_player}
-        if move.clock is not None:
-            values.update(clock_values(move.clock))
-        if move.close_vote:
-            values["vote"] = None
-        if move.finished is not None:
-            values.update(status=FINISHED, finished_at=now, scores=move.finished[0], winners=move.finished[1],
-                          deadline=None)
-        session.execute(update(GameTable).where(GameTable.id == move.table_id).values(**values))
-        if move.done_job is not None:
-            session.execute(delete(BotJob).where(BotJob.table_id == move.table_id, BotJob.version == move.done_job))
-        if move.next_bot is not None:
-            seat, level = move.next_bot
-            session.add(BotJob(table_id=move.table_id, version=move.start + len(move.notations), seat=seat,
-                               level=level, queued_at=now, attempts=0))
-            session.flush()
+            raise Conflict(f"a move of table {', '.join(m.table_id for m in moves)} exists") from None
+        plain = [m for m in moves if m.finished is None and m.clock is None and not m.close_vote]
+        if plain:
+            session.execute(update(tables).where(tables.c.id == bindparam("b_id"))
+                            .values(moves=bindparam("b_moves"), current_player=bindparam("b_current")),
+                            [{"b_id": m.table_id, "b_moves": m.start + len(m.notations), "b_current": m.current_player}
+                             for m in plain])
+        for move in moves:
+            if move.finished is None and move.clock is None and not move.close_vote:
+                continue
+            values: dict[str, Any] = {"moves": move.start + len(move.notations),
+                                      "current_player": move.current_player}
+            if move.clock is not None:
+                values.update(clock_values(move.clock))
+            if move.close_vote:
+                values["vote"] = None
+            if move.finished is not None:
+                values.update(status=FINISHED, finished_at=now, scores=move.finished[0], winners=move.finished[1],
+                              deadline=None)
+            session.execute(update(tables).where(tables.c.id == move.table_id).values(**values))
+        done = [{"b_table": m.table_id, "b_version": m.done_job} for m in moves if m.done_job is not None]
+        if done:
+            session.execute(delete(jobs).where(jobs.c.table_id == bindparam("b_table"),
+                                               jobs.c.version == bindparam("b_version")), done)
+        queued = [{"table_id": m.table_id, "version": m.start + len(m.notations), "seat": m.next_bot[0],
+                   "level": m.next_bot[1], "queued_at": now, "attempts": 0}
+                  for m in moves if m.next_bot is not None]
+        if queued:
+            try:
+                session.execute(insert(jobs), queued)
+            except IntegrityError:
+                raise Conflict("a bot job this move leaves is queued already") from None
 
     # --- clocks -------------------------------------------------------------------------------
 

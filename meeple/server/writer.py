@@ -28,6 +28,19 @@ T = TypeVar("T")
 MAX_BATCH = 128
 
 
+@dataclass(frozen=True)
+class Batched:
+    """A write that many of its kind, queued together, make with one call: ``run(session, [payload, ...])``
+    (e.g. one executemany for many tables' moves, instead of one ORM flush each). Alone it is
+    ``run(session, [payload])``."""
+
+    run: Callable[[Session, list[Any]], None]
+    payload: Any
+
+    def __call__(self, session: Session) -> None:
+        self.run(session, [self.payload])
+
+
 @dataclass
 class _Write:
     work: Callable[[Session], Any]
@@ -95,7 +108,7 @@ class DatabaseWriter:
         if len(batch) > 1:
             try:
                 with self.sessions.begin() as session:
-                    results = [item.work(session) for item in batch]
+                    results = _run_batch(session, batch)
             except Exception:  # one write failed: retry each alone, so only that one is refused
                 pass
             else:
@@ -110,3 +123,23 @@ class DatabaseWriter:
                 _settle(item, error=error)
             else:
                 _settle(item, result)
+
+
+def _run_batch(session: Session, batch: list[_Write]) -> list[Any]:
+    """Every write of ``batch`` in ``session``, in order; each run of ``Batched`` writes of one kind
+    next to each other is made with one call."""
+    results: list[Any] = []
+    index = 0
+    while index < len(batch):
+        work = batch[index].work
+        if isinstance(work, Batched):
+            end = index + 1
+            while end < len(batch) and isinstance(other := batch[end].work, Batched) and other.run == work.run:
+                end += 1
+            work.run(session, [item.work.payload for item in batch[index:end]])  # type: ignore[attr-defined]
+            results += [None] * (end - index)
+            index = end
+        else:
+            results.append(work(session))
+            index += 1
+    return results
