@@ -8,6 +8,7 @@ they must run. Each test is bounded in time.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -308,6 +309,44 @@ def test_the_same_move_sent_to_two_processes_at_once_is_applied_exactly_once(
     assert [idx for idx, _ in moves] == list(range(len(moves))) and len(moves) == len(versions)
     for url in (a.url, b.url):
         assert httpx.get(f"{url}/api/tables/{table_id}").json()["version"] == len(moves)
+
+
+def test_a_seat_online_through_another_process_shows_online_and_goes_offline_when_that_process_dies(
+        site: dict[str, str], processes: list[Process], tmp_path: Path) -> None:
+    a = Process.server(site, tmp_path, "a")
+    b = Process.server(site, tmp_path, "b")
+    processes += [a, b]
+    table_id, tokens = citadels_table(a.url, [a.url, a.url, a.url])
+
+    def online(table: dict[str, Any]) -> list[bool]:
+        return [seat["online"] for seat in table["seats"]]
+
+    async def watch() -> tuple[list[bool], list[bool], list[bool]]:
+        import websockets
+
+        ws_a, ws_b = a.url.replace("http://", "ws://"), b.url.replace("http://", "ws://")
+        async with websockets.connect(f"{ws_a}/ws/tables/{table_id}?token={tokens[0]}") as seat0:
+            assert json.loads(await seat0.recv())["type"] == "state"
+            # B has never heard of this table's sockets: it must learn seat 0 is online from Redis
+            async with websockets.connect(f"{ws_b}/ws/tables/{table_id}?token={tokens[2]}") as seat2:
+                first = json.loads(await seat2.recv())
+                assert first["type"] == "state"
+                lobby = httpx.get(f"{b.url}/api/tables", params={"status": "running"}).json()
+                listed = next(t for t in lobby["tables"] if t["id"] == table_id)
+                a.kill()  # seat 0's socket dies with A, which can say nothing
+                deadline = time.monotonic() + 40
+                latest = first["table"]
+                while online(latest)[0] and time.monotonic() < deadline:
+                    with contextlib.suppress(TimeoutError):
+                        message = json.loads(await asyncio.wait_for(seat2.recv(), 1))
+                        if message.get("table"):
+                            latest = message["table"]
+                return online(first["table"]), online(listed), online(latest)
+
+    at_start, in_lobby, after_kill = aio.run(watch())
+    assert at_start == [True, False, True, False]
+    assert in_lobby == [True, False, True, False]
+    assert after_kill == [False, False, True, False]
 
 
 WORKER = """
