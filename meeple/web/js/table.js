@@ -337,6 +337,7 @@ async function main() {
   help = installHelp(document.getElementById("help-slot"), () => message?.table.game);
   document.getElementById("language-slot").replaceChildren(languagePicker(() => {
     translatePage(document);
+    setConnection(connectionState);
     draw();
     help.refresh();
   }));

@@ -1,0 +1,125 @@
+"""The lobby in real Chromium: a table created from a preset in another language, the table list's
+filters (game, mode, free seats), and a finished table that says "finished" in the list and on its page.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import httpx
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.conftest import Server
+from tests.browser.helpers import TABLE_URL
+
+#: Text that must never reach a player: message keys, or the engines' rule-decision references.
+RAW_TEXT = re.compile(r"\b(?:caylus|citadels|burgundy|palais_royal|lobby|bot)\.[a-z_]+\.|\bD-?\d+:|§")
+
+
+def create_by_api(server: Server, **fields: Any) -> dict[str, Any]:
+    body = {"game": "toy", "players": 2, "seat": 0, "name": "Ada"} | fields
+    response = httpx.post(f"{server.url}/api/tables", json=body, timeout=10)
+    assert response.status_code == 201, response.text
+    data: dict[str, Any] = response.json()["table"]
+    return data
+
+
+def rows(page: Page, status: str) -> list[str]:
+    ids: list[str] = page.locator(f"#tables-{status} .table-row").evaluate_all("els => els.map(e => e.dataset.table)")
+    return ids
+
+
+def test_a_table_is_created_from_a_preset_in_japanese(browser: Browser, server: Server) -> None:
+    page = browser.new_context(viewport={"width": 1280, "height": 1000}).new_page()
+    page.goto(server.url + "/")
+    page.select_option("#language", "ja")
+    expect(page.locator("#create-button")).to_have_text("作成")
+    page.select_option("#game", "caylus")
+    page.fill("#players", "2")
+    page.dispatch_event("#players", "change")
+    page.fill("#name", "Ada")
+    expect(page.locator("#seat-kind-1")).to_have_value("bot:medium")  # bots start at medium, explained
+    expect(page.locator("#seat-about-1")).to_have_text("ゲームの定石に従ってすぐに指します。手ごろな相手です。")
+    expect(page.locator("#seat-kind-1 option[value='bot:expert']")).to_have_text("ボット（達人）")
+
+    expect(page.locator("#preset")).to_have_value("standard")  # the defaults are the standard preset
+    page.locator("details.options-box summary").click()
+    jeweller = page.locator("[data-option-row='jeweller']")
+    expect(jeweller.locator(".option-name")).to_have_text("宝石商")
+    expect(jeweller.locator(".option-about")).to_contain_text("既定：オフ。")
+    expect(page.locator(".group-setup legend")).to_have_text("準備")
+    page.select_option("#preset", "later_printing")
+    expect(page.locator("#option-jeweller")).to_be_checked()
+    expect(page.locator("#option-lawyer_pp option:checked")).to_have_text("3（後の版）")
+    expect(page.locator("#preset-about")).to_have_text("宝石商あり、弁護士の威信は3。")
+
+    page.locator("#option-pp_floor").uncheck()  # one more change: no preset matches any more
+    expect(page.locator("#preset")).to_have_value("custom")
+    expect(page.locator("[data-option-row='pp_floor']")).to_have_class(re.compile(r"\bchanged\b"))
+    page.locator("#option-pp_floor").check()  # back: the form shows the preset again
+    expect(page.locator("#preset")).to_have_value("later_printing")
+
+    text = page.locator("#create-panel").inner_text()
+    assert not RAW_TEXT.search(text), RAW_TEXT.search(text)
+    page.click("#create-button")
+    page.wait_for_url(TABLE_URL)
+    table_id = page.url.rsplit("/", 1)[1]
+    table = httpx.get(f"{server.url}/api/tables/{table_id}", timeout=10).json()["table"]
+    assert table["options"]["jeweller"] is True and table["options"]["lawyer_pp"] == 3
+    assert table["options"]["pp_floor"] is True
+    assert table["seats"][1]["bot_level"] == "medium"
+
+
+def test_the_table_list_filters_by_game_mode_and_free_seats(browser: Browser, server: Server) -> None:
+    toy_waiting = create_by_api(server)["id"]
+    toy_full = create_by_api(server, seats=[{"kind": "human"}, {"kind": "bot", "level": "easy"}])["id"]
+    citadels = create_by_api(server, game="citadels", players=4,
+                             seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "human"}, {"kind": "bot"}])["id"]
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(server.url + "/")
+    expect(page.locator("#tables-open .table-row")).to_have_count(2)
+    # open tables closest to starting first: the toy table waits for one person, Citadels for two
+    assert rows(page, "open") == [toy_waiting, citadels]
+    assert rows(page, "running") == [toy_full]
+    expect(page.locator(f"[data-table='{citadels}'] .status")).to_have_text("waiting for players")
+    expect(page.locator(f"[data-table='{citadels}'] .free-seats")).to_have_text("2 free")
+    expect(page.locator(f"[data-table='{toy_full}'] .status")).to_have_text("in play")
+
+    page.select_option("#filter-game", "citadels")
+    expect(page.locator(".table-row")).to_have_count(1)
+    assert rows(page, "open") == [citadels]
+    page.select_option("#filter-game", "")
+    page.check("#filter-open-seats")
+    expect(page.locator(".table-row")).to_have_count(2)
+    assert rows(page, "running") == []
+    page.uncheck("#filter-open-seats")
+    page.select_option("#filter-mode", "turn-based")  # every table so far is real-time
+    expect(page.locator(".table-row")).to_have_count(0)
+    expect(page.locator("#tables-open")).to_have_text("None right now.")
+    page.select_option("#filter-mode", "real-time")
+    expect(page.locator(".table-row")).to_have_count(3)
+    expect(page.locator(f"[data-table='{toy_full}'] .mode")).to_have_text("Real-time")
+
+    page.select_option("#language", "zh-Hant")  # the filters keep their choice in another language
+    expect(page.locator("#filter-mode option:checked")).to_have_text("即時")
+    expect(page.locator(f"[data-table='{toy_full}'] .status")).to_have_text("進行中")
+
+
+def test_a_finished_table_says_finished_in_the_list_and_on_its_page(browser: Browser, server: Server) -> None:
+    finished = create_by_api(server, seat=None, seats=[{"kind": "bot", "level": "easy"}] * 2)["id"]
+    deadline = time.monotonic() + 30
+    while httpx.get(f"{server.url}/api/tables/{finished}", timeout=10).json()["table"]["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots did not finish their table"
+        time.sleep(0.1)
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(server.url + "/")
+    expect(page.locator(f"#tables-finished [data-table='{finished}'] .status")).to_have_text("finished")
+    page.locator(f"#tables-finished [data-table='{finished}'] a").first.click()
+    expect(page.locator("#final-scores")).to_be_visible()
+    connection = page.locator("#connection")
+    expect(connection).to_have_attribute("data-state", "finished")
+    expect(connection).to_have_text("finished")
+    page.select_option("#language", "ja")
+    expect(connection).to_have_text("終了")
