@@ -128,9 +128,11 @@ def _palais_royal(t: Lookup) -> dict[str, Explanation]:
     parts = components()
     result: dict[str, Explanation] = {}
     for room in parts.rooms:
-        result[f"room.{room.code}"] = Explanation(
-            t(f"palais_royal.room.{room.code}"), t(f"palais_royal.explain.room.{room.code}"), ""
-        )
+        effect = t(f"palais_royal.explain.room.{room.code}")
+        steps = re.findall(r"\d", room.step)  # "1", "3a", "3c/4": the step it acts in; none for CAR, GAT
+        if steps:
+            effect = f"{t('palais_royal.ui.step_n', n=steps[-1])} · {effect}"
+        result[f"room.{room.code}"] = Explanation(t(f"palais_royal.room.{room.code}"), effect, "")
     for card in parts.cards:
         window = t("palais_royal.ui.any_step") if card.window == "any" else t(
             "palais_royal.ui.step_n", n=card.window.removeprefix("step"))

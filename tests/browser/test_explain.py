@@ -10,15 +10,15 @@ from __future__ import annotations
 import time
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from meeple.core.registry import game_names
 from meeple.server.explain import explain
 from tests.browser.conftest import Server, screenshot_dir
 from tests.browser.helpers import create_table, drawn_version, fill_lobby
 
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 POP = "#explain-pop"
 SHOTS = screenshot_dir()  # docs/screenshots/ only with MEEPLE_SCREENSHOTS=1
 
@@ -31,8 +31,10 @@ HOVERED = {
 }
 
 
-def open_table(browser: Browser, server: Server, game: str, language: str, **context: object) -> Page:
-    page = browser.new_context(**context).new_page()  # type: ignore[arg-type]
+def open_table(browser: Browser, server: Server, game: str, language: str, viewport: ViewportSize,
+               *, touch: bool = False) -> Page:
+    """A new table of ``game`` against a bot, seen by a new browser (a phone with ``touch``)."""
+    page = browser.new_context(viewport=viewport, has_touch=touch, is_mobile=touch).new_page()
     page.add_init_script(f"localStorage.setItem('meeple.language', '{language}')")
     fill_lobby(page, server, game, players=2 if game != "citadels" else None)
     create_table(page)
@@ -49,7 +51,7 @@ def test_hover_shows_the_full_effect(browser: Browser, server: Server, game: str
     if game not in game_names():
         pytest.skip(f"the {game} engine is not installed")
     language, selector = HOVERED[game]
-    page = open_table(browser, server, game, language, viewport=DESKTOP)
+    page = open_table(browser, server, game, language, DESKTOP)
     component = page.locator(selector).first
     expect(component).to_be_visible(timeout=15_000)
     texts = explain(game, language)
@@ -76,7 +78,7 @@ def test_hover_shows_the_full_effect(browser: Browser, server: Server, game: str
 
 @pytest.mark.skipif("palais_royal" not in game_names(), reason="the Palais Royal engine is not installed")
 def test_tap_opens_and_closes_the_popover_on_a_phone(browser: Browser, server: Server) -> None:
-    page = open_table(browser, server, "palais_royal", "en", viewport=PHONE, has_touch=True, is_mobile=True)
+    page = open_table(browser, server, "palais_royal", "en", PHONE, touch=True)
     noble = page.locator("#garden .noble[data-explain]").first
     expect(noble).to_be_visible(timeout=15_000)
     expected = explain("palais_royal", "en")[(noble.get_attribute("data-explain") or "").split(":", 1)[1]]
@@ -102,7 +104,7 @@ def test_tap_opens_and_closes_the_popover_on_a_phone(browser: Browser, server: S
 
 @pytest.mark.skipif("citadels" not in game_names(), reason="the Citadels engine is not installed")
 def test_long_press_explains_without_acting(browser: Browser, server: Server) -> None:
-    page = open_table(browser, server, "citadels", "ja", viewport=PHONE, has_touch=True, is_mobile=True)
+    page = open_table(browser, server, "citadels", "ja", PHONE, touch=True)
     pick = page.locator(".offer .character button[data-action^='pick:']").first
     expect(pick).to_be_visible(timeout=30_000)
     character = pick.locator("xpath=ancestor::*[@data-explain][1]")

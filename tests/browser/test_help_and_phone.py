@@ -15,17 +15,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from meeple.core.registry import game_names
+from meeple.server.explain import explain
 from tests.browser.conftest import ROOT, Server
 from tests.browser.helpers import create_table, drawn_version, fill_lobby, wait_past_version
 from tests.browser.test_citadels_table import choose
 
 HELP = ROOT / "meeple" / "web" / "help"
 LANGUAGES = ("en", "zh-Hans", "zh-Hant", "ja")
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 NO_SIDE_SCROLL = "() => document.scrollingElement.scrollWidth <= window.innerWidth"
 
 needs_citadels = pytest.mark.skipif("citadels" not in game_names(), reason="the Citadels engine is not installed")
@@ -69,6 +70,18 @@ def play(page: Page, clicks: int, *, through_help: bool = False) -> int:
     return made
 
 
+def reference_entries(language: str) -> list[dict[str, str]]:
+    """The help's reference as the page shows it: each section's components (their names and effects,
+    meeple/server/explain.py), then its own entries."""
+    texts = explain("citadels", language)
+    return [
+        entry
+        for section in help_doc(language)["sections"]
+        for entry in [{"name": texts[c].name, "text": texts[c].effect} for c in section.get("components", [])]
+        + section.get("entries", [])
+    ]
+
+
 def check_help(page: Page, language: str) -> None:
     """The open help shows this language's how-to-play and every reference entry, and filters them."""
     doc = help_doc(language)
@@ -77,12 +90,13 @@ def check_help(page: Page, language: str) -> None:
     expect(panel).to_have_attribute("data-lang", language)
     expect(page.locator("#help-title")).to_have_text(doc["title"])
     expect(page.locator("#help-how")).to_contain_text(doc["how_to_play"][0])
-    entries = [entry for section in doc["sections"] for entry in section["entries"]]
+    entries = reference_entries(language)
     expect(page.locator(".help-entry")).to_have_count(len(entries))
     expect(page.locator(".help-section h4")).to_have_text([section["heading"] for section in doc["sections"]])
-    # search: a unique district's own name leaves just that entry
-    library = doc["sections"][-1]["entries"][7]
-    page.fill("#help-search", library["name"])
+    # search: a unique district's name and effect leave just that entry
+    library_name = explain("citadels", language)["district.library"].name
+    library = next(entry for entry in entries if entry["name"] == library_name)
+    page.fill("#help-search", f"{library['name']} {library['text']}")
     visible = page.locator(".help-entry:not([hidden])")
     expect(visible).to_have_count(1)
     expect(visible.first).to_contain_text(library["text"])
@@ -106,7 +120,7 @@ def open_help_by_keyboard(page: Page) -> None:
 @needs_citadels
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_rules_help_in_four_languages_while_the_game_plays_on(
-        browser: Browser, server: Server, viewport: dict[str, int], tmp_path: Path) -> None:
+        browser: Browser, server: Server, viewport: ViewportSize, tmp_path: Path) -> None:
     page = browser.new_context(viewport=viewport).new_page()
     phone = viewport is PHONE
     if phone:
@@ -121,7 +135,8 @@ def test_rules_help_in_four_languages_while_the_game_plays_on(
     # Open it by keyboard, in English; the game goes on underneath and the panel stays open.
     open_help_by_keyboard(page)
     check_help(page, "en")
-    page.fill("#help-search", help_doc("en")["sections"][0]["entries"][3]["name"])  # a typed filter survives updates
+    king = reference_entries("en")[3]
+    page.fill("#help-search", f"{king['name']} {king['text']}")  # a typed filter survives updates
     before = drawn_version(page)
     assert play(page, 2, through_help=True) == 2
     assert drawn_version(page) > before

@@ -1,5 +1,6 @@
 """Every rules-help file under meeple/web/help/<game>/ parses, follows the schema the table page's help
-panel reads, exists in all four languages, and has the same sections and entry counts in each."""
+panel reads, exists in all four languages, and has the same sections and entry counts in each; the
+components a section lists are ones the game explains (meeple/server/explain.py), the same in each."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from meeple.server.explain import EXPLAINERS, explain
 from meeple.server.i18n import LANGUAGES
 
 HELP = Path(__file__).resolve().parents[2] / "meeple" / "web" / "help"
@@ -27,10 +29,15 @@ def check_schema(doc: Any, where: str) -> None:
     assert isinstance(sections, list) and sections, f"{where}: sections must be a non-empty list"
     for index, section in enumerate(sections):
         at = f"{where}: sections[{index}]"
-        assert isinstance(section, dict) and set(section) == {"heading", "entries"}, at
+        assert isinstance(section, dict) and "heading" in section, at
+        assert set(section) - {"heading"} <= {"entries", "components"}, f"{at}: keys {sorted(section)}"
         assert isinstance(section["heading"], str) and section["heading"].strip(), at
-        entries = section["entries"]
-        assert isinstance(entries, list) and entries, f"{at}: entries must be a non-empty list"
+        entries = section.get("entries", [])
+        components = section.get("components", [])
+        assert isinstance(entries, list) and isinstance(components, list), at
+        assert entries or components, f"{at}: a section needs entries or components"
+        assert all(isinstance(c, str) and c for c in components), f"{at}: components must be ids"
+        assert len(components) == len(set(components)), f"{at}: duplicate components"
         for entry in entries:
             assert isinstance(entry, dict) and set(entry) == {"name", "text"}, f"{at}: {entry!r}"
             assert isinstance(entry["name"], str) and entry["name"].strip(), f"{at}: {entry!r}"
@@ -52,10 +59,14 @@ def test_there_is_help_for_citadels() -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_help_follows_the_schema_in_all_four_languages(game: str) -> None:
     shape = None
+    known = set(explain(game, "en")) if game in EXPLAINERS else set()
     for language in LANGUAGES:
         doc = load(game, language)
         check_schema(doc, f"{game}/{language}.json")
-        this = [len(section["entries"]) for section in doc["sections"]]
+        listed = {c for section in doc["sections"] for c in section.get("components", [])}
+        unknown = sorted(listed - known)
+        assert not unknown, f"{game}/{language}.json: components the game does not explain: {unknown}"
+        this = [(len(section.get("entries", [])), section.get("components", [])) for section in doc["sections"]]
         if shape is None:
             shape = this
         assert this == shape, f"{game}/{language}.json: entries per section {this}, English has {shape}"
@@ -63,20 +74,11 @@ def test_help_follows_the_schema_in_all_four_languages(game: str) -> None:
     assert not extra, f"unexpected files in help/{game}: {extra}"
 
 
-def test_citadels_help_names_every_character_and_district_as_the_ui_does() -> None:
-    from meeple.server.i18n import load_messages
-
+def test_citadels_help_lists_every_character_and_district() -> None:
     for language in LANGUAGES:
-        messages = load_messages(language)
         doc = load("citadels", language)
-        text = json.dumps(doc, ensure_ascii=False)
-        names = {entry["name"] for section in doc["sections"] for entry in section["entries"]}
-        districts = [key for key in messages if key.startswith("citadels.district.")]
-        characters = [key for key in messages if key.startswith("citadels.char.")]
-        assert len(districts) == 30 and len(characters) == 8
-        assert {messages[key] for key in districts} <= names, language
-        assert all(messages[key] in text for key in characters), language
-        assert sum(len(section["entries"]) for section in doc["sections"]) == 38
+        listed = [c for section in doc["sections"] for c in section.get("components", [])]
+        assert sorted(listed) == sorted(explain("citadels", language)), language
 
 
 def test_help_is_served_under_static(client: TestClient) -> None:

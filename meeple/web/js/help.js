@@ -1,9 +1,11 @@
 // The rules help: a button in the page header opens a drawer over the game with the game's short
 // how-to-play and a searchable reference of every card/tile kind, read from
 // /static/help/<game>/<lang>.json in the page's language (English when that file is missing).
+// A section's "components" are ids of the game's cards, tiles, buildings and nobles: their names and
+// effects are the ones the table shows on hover (explanations() in common.js), stated once.
 // The game keeps updating underneath; Esc or the close button closes it.
 
-import { currentLanguage, el, tMaybe } from "./common.js";
+import { currentLanguage, el, explanations, tMaybe } from "./common.js";
 
 // The help's own few words, so it works before (or without) platform message keys.
 const WORDS = {
@@ -95,16 +97,33 @@ export function installHelp(slot, getGame) {
       return;
     }
     const { doc, lang } = found;
+    let components = {};
+    if (doc.sections.some((section) => section.components)) {
+      try {
+        components = await explanations(game);
+      } catch {
+        components = {};
+      }
+      if (!panel) return;
+    }
     panel.dataset.lang = lang;
     panel.querySelector("#help-title").textContent = doc.title;
     const search = el("input", {
       id: "help-search", type: "search", placeholder: word("search"), "aria-label": word("search"), autocomplete: "off",
     });
+    const entriesOf = (section) => [
+      ...(section.components || []).filter((id) => id in components)
+        .map((id) => ({ ...components[id], text: components[id].effect, id })),
+      ...(section.entries || []),
+    ];
     const sections = doc.sections.map((section) => el("section", { class: "help-section" },
       el("h4", {}, section.heading),
-      el("dl", { class: "help-entries" }, section.entries.map((entry) => el("div", {
-        class: "help-entry", dataset: { search: normalise(`${entry.name} ${entry.text} ${section.heading}`) },
-      }, el("dt", {}, entry.name), el("dd", {}, entry.text))))));
+      el("dl", { class: "help-entries" }, entriesOf(section).map((entry) => el("div", {
+        class: "help-entry",
+        dataset: { search: normalise(`${entry.code || ""} ${entry.name} ${entry.text} ${section.heading}`),
+          ...(entry.id ? { component: entry.id } : {}) },
+      }, el("dt", {}, entry.name, entry.code ? el("span", { class: "help-code muted small" }, ` ${entry.code}`) : null),
+      el("dd", {}, entry.text))))));
     const none = el("p", { class: "muted help-none", hidden: true }, word("none"));
     search.addEventListener("input", () => {
       const words = normalise(search.value).split(/\s+/).filter(Boolean);
