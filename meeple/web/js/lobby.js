@@ -2,6 +2,7 @@
 // tables, join a seat as a guest or with an account.
 
 import { api, botLevelName, copyText, el, languagePicker, loadLanguage, seatName, t, tMaybe, toast, translatePage } from "./common.js";
+import { clockFields } from "./clock.js";
 
 const NAME_KEY = "meeple.name";
 const OPTION_GROUPS = ["setup", "rules", "scoring", "research"];
@@ -188,11 +189,13 @@ function renderCreateForm() {
     renderSeats();
   });
 
+  const clock = clockFields(catalogue);
   form.append(
     el("label", {}, el("span", {}, t("lobby.game")), gameSelect),
     el("label", {}, el("span", {}, t("lobby.players")), playersInput),
     el("label", {}, el("span", {}, t("lobby.your_name")), nameInput),
     el("fieldset", {}, el("legend", {}, t("lobby.seats")), seatsBox),
+    clock.node,
     el("label", {}, el("span", {}, t("lobby.preset")), presetSelect),
     presetAbout,
     el("details", { class: "options-box" }, el("summary", {}, t("lobby.options")), optionsBox),
@@ -222,7 +225,8 @@ function renderCreateForm() {
     try {
       const created = await api("/api/tables", {
         method: "POST",
-        body: { game: chosen.name, players: Number(playersInput.value), options, seats, seat: mySeat, name },
+        body: { game: chosen.name, players: Number(playersInput.value), options, seats, seat: mySeat, name,
+          ...clock.read() },
       });
       window.location.href = created.url;
     } catch (error) {

@@ -9,6 +9,7 @@ import { installHelp } from "./help.js";
 import { confirmsUnused, setConfirmsUnused, unusedBenefits } from "./benefits.js";
 import { ChangeTracker, diffPaths, patchPaths } from "./changes.js";
 import { applyUpdate } from "./patch.js";
+import { clockPanel, noteServerTime, seatClock, startTicker } from "./clock.js";
 
 const NAME_KEY = "meeple.name";
 const tableId = decodeURIComponent(window.location.pathname.split("/")[2]);
@@ -161,6 +162,7 @@ function show(next) {
   }
   const isHost = next.is_host ?? message?.is_host ?? false;
   message = { ...next, is_host: isHost };
+  noteServerTime(message.table);
   setConnection(connectionState);
   waiting = false;
   document.body.classList.remove("waiting-for-server");
@@ -179,7 +181,7 @@ function drawSeats() {
     return el("span", { class: classes.join(" "), dataset: { seat: seat.seat } },
       el("span", { class: `dot ${seat.online ? "on" : "off"}`, title: seat.online ? t("seat.online") : t("seat.offline") }),
       seatName(seat), seat.seat === message.seat ? ` (${t("seat.you")})` : "",
-      table.scores ? el("strong", { class: "score" }, ` ${table.scores[seat.seat]}`) : "");
+      table.scores ? el("strong", { class: "score" }, ` ${table.scores[seat.seat]}`) : "", seatClock(table, seat));
   }));
 }
 
@@ -296,12 +298,20 @@ function drawLog() {
     entry.action === null ? el("span", { class: "muted" }, t("log.moved")) : el("code", {}, renderer?.actionLabel?.(entry.action, message) ?? entry.action)))));
 }
 
+function drawClockPanel() {
+  const panel = document.getElementById("clock-panel");
+  const parts = clockPanel(message, { tableId, afterChange: show });
+  panel.hidden = parts.length === 0;
+  panel.replaceChildren(...parts);
+}
+
 function draw() {
   if (!message) return;
   const { table } = message;
   document.title = `meeple — ${t(`game.${table.game}.title`) === `game.${table.game}.title` ? table.title : t(`game.${table.game}.title`)}`;
   document.getElementById("table-title").textContent = document.title.replace("meeple — ", "");
   drawSeats();
+  drawClockPanel();
   drawBanner();
   drawTablePanel();
   drawLog();
@@ -347,6 +357,7 @@ async function main() {
   renderer = await loadRenderer(first.table.game);
   show(first);
   connect();
+  startTicker(() => message?.table);
 }
 
 main().catch((error) => toast(error.message));
