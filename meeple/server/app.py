@@ -90,7 +90,7 @@ class OriginGuard:
             await self.app(scope, receive, send)
             return
         refusal = Refused("forbidden_origin", "this server only accepts changes from its own pages "
-                          "(or origins allowed by MEEPLE_ALLOWED_ORIGINS)", 403)
+                          "(its public URL, or origins allowed by MEEPLE_ALLOWED_ORIGINS)", 403)
         if scope["type"] == "websocket":
             websocket = WebSocket(scope, receive, send)
             await websocket.accept()

@@ -275,3 +275,19 @@ def test_docs_deploy_shows_the_tested_files_as_they_are() -> None:
     for name, language in (("nginx-meeple.conf", "nginx"), ("meeple.service", "ini")):
         shown = (root / "docs" / "deploy" / name).read_text()
         assert f"```{language}\n{shown}```" in page, f"docs/deploy.md does not show docs/deploy/{name} as it is"
+
+
+def test_the_systemd_unit_is_valid() -> None:
+    """``systemd-analyze verify`` knows every section and directive of docs/deploy/meeple.service; the
+    only complaint allowed is the missing program (meeple is not installed at /srv/meeple here)."""
+    import shutil
+    import subprocess
+
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed (Debian's systemd package)")
+    unit = Path(__file__).resolve().parents[2] / "docs" / "deploy" / "meeple.service"
+    checked = subprocess.run([analyze, "verify", str(unit)], capture_output=True, text=True, timeout=60)
+    complaints = [line for line in (checked.stdout + checked.stderr).splitlines()
+                  if line.strip() and "/srv/meeple/meeple/.venv/bin/meeple" not in line]
+    assert complaints == [], complaints
