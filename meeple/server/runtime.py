@@ -339,10 +339,10 @@ class TableRuntime:
             self.finished.popitem(last=False)
 
     async def list_tables(self, status: str | None = None, limit: int = 100, game: str | None = None,
-                          open_seats: bool = False) -> list[JSON]:
+                          open_seats: bool = False, mode: str | None = None) -> list[JSON]:
         """Every table of the site (or those ``Store.list_tables`` keeps), from the database;
         ``online`` as far as this process knows."""
-        tables = await asyncio.to_thread(self.store.list_tables, status, limit, game, open_seats)
+        tables = await asyncio.to_thread(self.store.list_tables, status, limit, game, open_seats, mode)
         for summary in tables:
             if summary["status"] != FINISHED and (summary["id"] in self.hub.local or summary["id"] in self.live):
                 online = self.hub.online(summary["id"])

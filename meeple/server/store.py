@@ -412,12 +412,14 @@ class Store:
     # --- the lobby ----------------------------------------------------------------------------
 
     def list_tables(self, status: str | None, limit: int = 100, game: str | None = None,
-                    open_seats: bool = False) -> list[JSON]:
+                    open_seats: bool = False, mode: str | None = None) -> list[JSON]:
         """Open and running tables newest first, then finished ones newest first: from the database,
-        so every process lists every table. ``game`` keeps one game's tables; ``open_seats`` keeps
-        the unfinished tables where a person's seat is still free."""
+        so every process lists every table. ``game`` and ``mode`` keep one game's or one mode's
+        tables; ``open_seats`` keeps the unfinished tables where a person's seat is still free."""
         result: list[JSON] = []
         filters = [] if game is None else [GameTable.game == game]
+        if mode is not None:
+            filters.append(GameTable.mode == mode)
         if open_seats:
             filters.append(select(Seat.seat).where(Seat.table_id == GameTable.id, Seat.kind == HUMAN,
                                                    Seat.token_hash.is_(None)).exists())

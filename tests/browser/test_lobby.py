@@ -98,6 +98,10 @@ def test_the_table_list_filters_by_game_mode_and_free_seats(browser: Browser, se
     page.select_option("#filter-mode", "turn-based")  # every table so far is real-time
     expect(page.locator(".table-row")).to_have_count(0)
     expect(page.locator("#tables-open")).to_have_text("None right now.")
+    turn_based = create_by_api(server, mode="turn-based", speed="24h")["id"]
+    page.reload()
+    expect(page.locator(".table-row")).to_have_count(1)
+    expect(page.locator(f"[data-table='{turn_based}'] .mode")).to_have_text("Turn-based")
     page.select_option("#filter-mode", "real-time")
     expect(page.locator(".table-row")).to_have_count(3)
     expect(page.locator(f"[data-table='{toy_full}'] .mode")).to_have_text("Real-time")

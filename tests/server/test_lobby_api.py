@@ -48,3 +48,14 @@ def test_games_describe_each_option_with_its_group(client: TestClient) -> None:
     assert groups["deck"] == "setup" and groups["smithy"] == "rules" and groups["tie_break"] == "scoring"
     assert groups["max_rounds"] == "research"
     assert citadels["presets"]["original"] == {"deck": "original65", "observatory_cost": 5, "complete_at": 8}
+
+
+def test_the_table_list_filters_by_mode(client: TestClient) -> None:
+    real_time = create_table(client)["table"]["id"]
+    turn_based = create_table(client, mode="turn-based", speed="24h")["table"]["id"]
+    listed = {table["id"]: table["mode"] for table in client.get("/api/tables").json()["tables"]}
+    assert listed == {real_time: "real-time", turn_based: "turn-based"}
+    assert [t["id"] for t in client.get("/api/tables?mode=turn-based").json()["tables"]] == [turn_based]
+    assert [t["id"] for t in client.get("/api/tables?mode=real-time&game=toy").json()["tables"]] == [real_time]
+    refused = client.get("/api/tables?mode=blitz")
+    assert refused.status_code == 400 and refused.json()["code"] == "bad_mode"

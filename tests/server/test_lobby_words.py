@@ -13,6 +13,7 @@ from meeple.bots import BOT_KINDS
 from meeple.core.options import OPTION_GROUPS, Option
 from meeple.core.registry import GAME_CLASSES, load_game
 from meeple.server import i18n
+from meeple.server.clocks import MODES
 from meeple.server.i18n import LANGUAGES
 
 SHIPPED_GAMES = [name for name in GAME_CLASSES if name != "toy"]
@@ -75,9 +76,13 @@ def test_an_option_in_an_unknown_group_is_refused() -> None:
 
 
 @pytest.mark.parametrize("language", list(LANGUAGES))
-def test_bot_levels_and_option_groups_have_names_and_explanations(language: str) -> None:
+def test_bot_levels_option_groups_modes_and_statuses_have_words(language: str) -> None:
     messages = own_messages(language)
     for level in BOT_KINDS:
         assert messages[f"bot.level.{level}"] and messages[f"bot.level.{level}.about"]
     for group in OPTION_GROUPS:
         assert messages[f"lobby.option_group.{group}"]
+    for mode in MODES:  # the table list's mode filter and badges
+        assert messages[f"lobby.mode.{mode}"]
+    for status in ("open", "running", "finished"):
+        assert messages[f"lobby.status.{status}"]

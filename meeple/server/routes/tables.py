@@ -8,6 +8,7 @@ from fastapi.responses import JSONResponse, Response
 
 from meeple.core.contract import JSON
 from meeple.core.registry import game_names
+from meeple.server.clocks import MODES
 from meeple.server.hosting import share_base
 from meeple.server.routes.common import (
     account_of,
@@ -27,13 +28,15 @@ router = APIRouter()
 
 @router.get("/api/tables")
 async def list_tables(request: Request, status: str | None = None, game: str | None = None,
-                      open_seats: bool = False) -> JSON:
-    """The lobby's table list, optionally one status, one game, or only tables with a free seat."""
+                      mode: str | None = None, open_seats: bool = False) -> JSON:
+    """The lobby's table list, optionally one status, one game, one mode, or only tables with a free seat."""
     if status not in (None, "open", "running", "finished"):
         raise Refused("bad_status", "status is open, running or finished")
     if game is not None and game not in game_names():
         raise Refused("unknown_game", f"game is one of {', '.join(game_names())}")
-    return {"tables": await runtime_of(request).list_tables(status, game=game, open_seats=open_seats)}
+    if mode is not None and mode not in MODES:
+        raise Refused("bad_mode", f"mode is {' or '.join(MODES)}")
+    return {"tables": await runtime_of(request).list_tables(status, game=game, open_seats=open_seats, mode=mode)}
 
 
 @router.post("/api/tables")

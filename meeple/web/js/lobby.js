@@ -11,7 +11,10 @@ const DEFAULTS = "defaults";
 let catalogue = { games: [], bot_levels: [], default_bot_level: "medium" };
 let account = null;
 let site = null;
-const filters = { game: "", mode: "", openSeats: false };
+const pageQuery = new URLSearchParams(window.location.search);
+/** The table list's filters, kept in the page's address so a reload or a shared link keeps them. */
+const filters = { game: pageQuery.get("game") || "", mode: pageQuery.get("mode") || "",
+  openSeats: pageQuery.get("open_seats") === "true" };
 
 function gameTitle(name, fallback) {
   const key = `game.${name}.title`;
@@ -235,11 +238,6 @@ function renderCreateForm() {
   };
 }
 
-/** A table's mode; tables from before modes existed are real-time. */
-function tableMode(table) {
-  return table.mode ?? "real-time";
-}
-
 function freeSeats(table) {
   return table.seats.filter((seat) => !seat.taken).length;
 }
@@ -263,10 +261,10 @@ function tableRow(table) {
       el("span", { class: table.winners?.includes(seat) ? "winner" : "" }, `${seatName(table.seats[seat])}: ${score}`)));
   }
   const free = table.status === "finished" ? 0 : freeSeats(table);
-  return el("div", { class: "table-row", dataset: { table: table.id, status: table.status, game: table.game, mode: tableMode(table) } },
+  return el("div", { class: "table-row", dataset: { table: table.id, status: table.status, game: table.game, mode: table.mode } },
     el("strong", {}, gameTitle(table.game, table.title)),
     el("span", { class: `status status-${table.status}` }, t(`lobby.status.${table.status}`)),
-    el("span", { class: "chip mode" }, t(`lobby.mode.${tableMode(table)}`)),
+    el("span", { class: "chip mode" }, t(`lobby.mode.${table.mode}`)),
     el("span", { class: "muted" }, t("lobby.players_n", { n: table.players })),
     free ? el("span", { class: "free-seats" }, t("lobby.seats_free_n", { n: free })) : null,
     seats, result, el("span", { class: "muted when" }, when), el("span", { class: "row-actions" }, actions));
@@ -280,8 +278,10 @@ function renderFilters() {
   gameSelect.value = filters.game;
   const modeSelect = el("select", { id: "filter-mode", "aria-label": t("lobby.filter_mode") },
     el("option", { value: "" }, t("lobby.filter_all_modes")),
-    ["real-time", "turn-based"].map((mode) => el("option", { value: mode }, t(`lobby.mode.${mode}`))));
+    Object.keys(catalogue.clocks?.modes ?? {}).map((mode) => el("option", { value: mode }, t(`lobby.mode.${mode}`))));
   modeSelect.value = filters.mode;
+  filters.game = gameSelect.value; // an address naming no known game or mode filters on nothing
+  filters.mode = modeSelect.value;
   const openSeats = el("input", { id: "filter-open-seats", type: "checkbox", checked: filters.openSeats });
   gameSelect.addEventListener("change", () => { filters.game = gameSelect.value; refreshTables(); });
   modeSelect.addEventListener("change", () => { filters.mode = modeSelect.value; refreshTables(); });
@@ -300,13 +300,14 @@ function ordered(status, tables) {
 async function refreshTables() {
   const query = new URLSearchParams();
   if (filters.game) query.set("game", filters.game);
+  if (filters.mode) query.set("mode", filters.mode);
   if (filters.openSeats) query.set("open_seats", "true");
+  window.history.replaceState(null, "", `/${query.toString() ? `?${query}` : ""}`);
   try {
     const { tables } = await api(`/api/tables${query.toString() ? `?${query}` : ""}`);
-    const shown = tables.filter((table) => !filters.mode || tableMode(table) === filters.mode);
     for (const status of ["open", "running", "finished"]) {
       const box = document.getElementById(`tables-${status}`);
-      const rows = ordered(status, shown.filter((table) => table.status === status)).map(tableRow);
+      const rows = ordered(status, tables.filter((table) => table.status === status)).map(tableRow);
       box.replaceChildren(...(rows.length ? rows : [el("p", { class: "muted" }, t("lobby.none"))]));
     }
   } catch (error) {
