@@ -61,6 +61,12 @@ def test_a_table_is_created_from_a_preset_in_japanese(browser: Browser, server: 
     page.locator("#option-pp_floor").check()  # back: the form shows the preset again
     expect(page.locator("#preset")).to_have_value("later_printing")
 
+    page.locator("#option-turn_order").fill("9,9")  # not a turn order: refused, in Japanese, nothing made
+    page.click("#create-button")
+    expect(page.locator("#toast")).to_contain_text("このゲームではこのオプションは使えません。")
+    assert httpx.get(f"{server.url}/api/tables", timeout=10).json()["tables"] == []
+    page.locator("#option-turn_order").fill("")
+
     text = page.locator("#create-panel").inner_text()
     assert not RAW_TEXT.search(text), RAW_TEXT.search(text)
     page.click("#create-button")

@@ -87,6 +87,22 @@ def test_every_key_the_code_uses_exists_in_every_language(language: str) -> None
         assert named <= messages.keys(), f"{language}: {sorted(named - messages.keys())} (from `{template}`)"
 
 
+#: A refusal the server sends (``{"code": …}``), which the pages show as ``error.<code>``.
+REFUSAL = re.compile(r'(?:Refused|BadJSON|refusal_response)\(\s*"([a-z_]+)"')
+
+
+def refusal_codes() -> set[str]:
+    return {code for module in PYTHON for code in REFUSAL.findall(module.read_text(encoding="utf-8"))}
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_every_refusal_the_server_sends_has_words_in_every_language(language: str) -> None:
+    codes = refusal_codes()
+    assert {"bad_options", "not_your_turn", "too_large", "malformed"} <= codes
+    messages = own_messages(language)
+    assert not sorted(code for code in codes if f"error.{code}" not in messages), language
+
+
 #: el("tag", {...}, "literal text" …): literal text as an element's first child.
 EL_TEXT_CHILD = re.compile(r"""\bel\(\s*"[a-z0-9]+"\s*,\s*(?:\{[^{}]*\}|null|undefined)\s*,\s*(["'])(.*?)\1""")
 #: title: "…", placeholder: "…", "aria-label": "…" in attributes; textContent = "…".

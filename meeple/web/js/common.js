@@ -35,15 +35,25 @@ export function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** A refusal in the page's language: the words for its code (``error.<code>``), plus the server's
+ * detail for options (it names the option); a code with no words keeps the server's message. */
+export function refusalText(code, message) {
+  const words = tMaybe(`error.${code}`);
+  if (words === undefined) return message;
+  return code === "bad_options" && message ? `${words} (${message})` : words;
+}
+
 export class ApiError extends Error {
   constructor(code, message, status) {
-    super(message);
+    super(refusalText(code, message));
     this.code = code;
+    this.detail = message;
     this.status = status;
   }
 }
 
-/** Call the JSON API; a refusal becomes an ApiError carrying the server's code and message. */
+/** Call the JSON API; a refusal becomes an ApiError carrying the server's code, its message in the
+ * page's language and the server's own words (``detail``). */
 export async function api(path, { method = "GET", body } = {}) {
   const response = await fetch(path, {
     method,

@@ -3,7 +3,7 @@
 // actions, and shows seats, log, invites and final scores. The server sends a full state on connect
 // and then small updates (new log entries and a patch of this seat's view), applied here.
 
-import { api, copyText, el, languagePicker, loadLanguage, seatName, t, toast, translatePage } from "./common.js";
+import { api, copyText, el, languagePicker, loadLanguage, refusalText, seatName, t, toast, translatePage } from "./common.js";
 import { loadRenderer } from "./games/index.js";
 import { installHelp } from "./help.js";
 import { confirmsUnused, setConfirmsUnused, unusedBenefits } from "./benefits.js";
@@ -143,7 +143,7 @@ function connect() {
       if (newestSeen > message.version) resync(); // an update came before this state and is newer
     } else if (data.type === "update") receiveUpdate(data);
     else if (data.type === "error") {
-      toast(data.message);
+      toast(refusalText(data.code, data.message));
       waiting = false;
       document.body.classList.remove("waiting-for-server");
     }
