@@ -4,42 +4,19 @@ process, blind to what its seat cannot see, and longer than hard in every game."
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import pytest
 
-from meeple import load_game
-from meeple.bots import BOT_KINDS, RolloutPolicy, hard_bot, make_bot
+from meeple.bots import BOT_KINDS, hard_bot, make_bot
 from meeple.bots.expert import ExpertBot, expert_settings
-from meeple.core.contract import GameState
-from meeple.core.rng import Rng
-
-GAMES = ["citadels", "burgundy", "caylus", "palais_royal"]
-
-
-def _mid_game(name: str, players: int, seed: int, steps: int) -> GameState[Any]:
-    state: GameState[Any] = load_game(name).new_game(players=players, seed=seed)
-    policy = RolloutPolicy(seed)
-    for _ in range(steps):
-        if state.is_over:
-            break
-        state.apply(policy.choose(state))
-    while not state.is_over and len(state.legal_actions()) < 2:
-        state.apply(state.legal_actions()[0])
-    assert not state.is_over
-    return state
+from tests.bots.walks import GAMES, mid_game, same_decision_on_a_redeal
 
 
 @pytest.mark.parametrize("name", ["citadels", "palais_royal", "burgundy"])
 def test_expert_decides_the_same_on_a_redeal_of_what_its_seat_cannot_see(name: str) -> None:
     """The expert's own search (no worker processes, an iteration budget) sees only its seat's world."""
-    state = _mid_game(name, 4, seed=2, steps=35)
-    seat = state.current_player
-    assert seat is not None
-    other = state.determinize(seat, Rng(77))
-    assert other.view(seat) == state.view(seat)
-    decisions = [str(ExpertBot(6, processes=0, iterations=12, time_limit=None).choose(s)) for s in (state, other)]
-    assert decisions[0] == decisions[1]
+    state = mid_game(name, 4, seed=2, steps=35)
+    same_decision_on_a_redeal(lambda: ExpertBot(6, processes=0, iterations=12, time_limit=None), state, 77)
 
 
 def test_expert_is_a_level_and_searches_longer_than_hard() -> None:
@@ -51,13 +28,13 @@ def test_expert_is_a_level_and_searches_longer_than_hard() -> None:
         hard_limit = hard_bot(3).search_for(name).time_limit
         assert expert_limit is not None and hard_limit is not None
         assert hard_limit < expert_limit <= 5.0
-    assert expert_settings("burgundy")["paired_root"] > hard_bot(3).search_for("burgundy").paired_root  # type: ignore[operator]
+    assert expert_settings("burgundy")["paired_root"] > hard_bot(3).search_for("burgundy").paired_root
 
 
 def test_expert_with_a_worker_process_keeps_its_budget() -> None:
     """One worker process beside this one (its pool is made once and kept): a legal action within the
     budget plus the grace for the worker's reply, with both searches' iterations."""
-    state = _mid_game("citadels", 4, seed=4, steps=12)
+    state = mid_game("citadels", 4, seed=4, steps=12)
     bot = ExpertBot(1, processes=1, time_limit=0.4)
     bot.choose(state.clone())  # starts the pool
     started = time.perf_counter()

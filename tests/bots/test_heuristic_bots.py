@@ -11,8 +11,7 @@ import pytest
 from meeple import load_game
 from meeple.bots import RandomBot
 from meeple.simulate import play_bot_game
-
-GAMES = ["citadels", "burgundy", "caylus", "palais_royal"]
+from tests.bots.walks import GAMES
 
 
 def heuristic(game: str, seed: int):  # type: ignore[no-untyped-def]

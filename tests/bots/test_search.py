@@ -5,33 +5,15 @@ the expert level's processes rely on)."""
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import pytest
 
-from meeple import load_game
-from meeple.bots import RolloutPolicy, hard_bot
+from meeple.bots import hard_bot
 from meeple.bots.evaluation import FEATURES, score_evaluation
 from meeple.bots.ismcts import ISMCTSBot, RootStatistics
-from meeple.core.contract import GameState
-from meeple.core.rng import Rng
 from meeple.games.caylus.state import CaylusState
+from tests.bots.walks import GAMES, mid_game
 from tests.core.toy_game import Toy
-
-GAMES = ["citadels", "burgundy", "caylus", "palais_royal"]
-
-
-def _mid_game(name: str, players: int, seed: int, steps: int) -> GameState[Any]:
-    state: GameState[Any] = load_game(name).new_game(players=players, seed=seed)
-    policy = RolloutPolicy(seed)
-    for _ in range(steps):
-        if state.is_over:
-            break
-        state.apply(policy.choose(state))
-    while not state.is_over and len(state.legal_actions()) < 2:
-        state.apply(state.legal_actions()[0])
-    assert not state.is_over
-    return state
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -40,7 +22,7 @@ def test_the_fitted_evaluation_gives_every_seat_a_reward_in_the_unit_interval(na
     assert evaluation is not None
     features, progress = FEATURES[name]
     for players, steps in ((2, 10), (3, 60), (4, 150)):
-        state = _mid_game(name, players, seed=players, steps=steps)
+        state = mid_game(name, players, seed=players, steps=steps)
         assert 0.0 <= progress(state) <= 1.0
         rows = features(state)
         assert len(rows) == players and all(len(row) == len(evaluation.buckets[0]) for row in rows)
@@ -48,11 +30,11 @@ def test_the_fitted_evaluation_gives_every_seat_a_reward_in_the_unit_interval(na
         assert all(math.isfinite(p) for p in predicted) and temperature > 0
         rewards = evaluation(state)
         assert len(rewards) == players and all(0.0 <= r <= 1.0 for r in rewards)
-        assert state.to_json() == _mid_game(name, players, seed=players, steps=steps).to_json()  # read only
+        assert state.to_json() == mid_game(name, players, seed=players, steps=steps).to_json()  # read only
 
 
 def test_the_evaluation_ranks_a_seat_that_leads_by_far_first() -> None:
-    state = _mid_game("caylus", 4, seed=2, steps=120)
+    state = mid_game("caylus", 4, seed=2, steps=120)
     evaluation = score_evaluation("caylus")
     assert evaluation is not None and isinstance(state, CaylusState)
     state.pp[1] += 60  # sixty prestige points more than it had
@@ -63,7 +45,7 @@ def test_the_evaluation_ranks_a_seat_that_leads_by_far_first() -> None:
 def test_a_world_serves_several_iterations_and_hands_rollouts_down() -> None:
     """Caylus has nothing hidden: one world for every iteration, where the policy's own line costs no
     rollout. Same seed, same decision; fewer rollouts than iterations."""
-    state = _mid_game("caylus", 4, seed=3, steps=40)
+    state = mid_game("caylus", 4, seed=3, steps=40)
     before = state.to_json()
     decisions = []
     for _ in range(2):
@@ -77,7 +59,7 @@ def test_a_world_serves_several_iterations_and_hands_rollouts_down() -> None:
 
 def test_rollouts_are_handed_down_only_within_their_world() -> None:
     """A world used once hands nothing down: every iteration plays its own rollout."""
-    state = _mid_game("caylus", 4, seed=3, steps=40)
+    state = mid_game("caylus", 4, seed=3, steps=40)
     bot = hard_bot(4, iterations=30, time_limit=None, world_reuse=1, rollout_cutoff=20)
     bot.choose(state)
     assert bot.last_rollouts == bot.last_iterations == 30
@@ -106,19 +88,3 @@ def test_root_statistics_of_two_searches_add_up() -> None:
     paired.merge(RootStatistics(["a", "b"], candidates=["b", "a"], per_world=[[0.1, 0.1]]))  # other candidates
     assert len(paired.per_world) == 2
 
-
-@pytest.mark.parametrize("name", ["citadels", "palais_royal", "burgundy"])
-@pytest.mark.parametrize("players", [2, 4])
-def test_hard_with_several_worlds_decides_the_same_whatever_its_seat_cannot_see(name: str, players: int) -> None:
-    """Enough iterations for several determinizations, rollouts handed down within each: the real state
-    and a redeal of what the seat cannot see still give the same decision for the same seed."""
-    state = _mid_game(name, players, seed=7, steps=30)
-    seat = state.current_player
-    assert seat is not None
-    other = state.determinize(seat, Rng(404))
-    assert other.view(seat) == state.view(seat)
-    decisions = []
-    for position in (state, other):
-        bot = hard_bot(9, iterations=48, time_limit=None)
-        decisions.append(str(bot.choose(position)))
-    assert decisions[0] == decisions[1]

@@ -1,6 +1,6 @@
 """Walks through a game that ask bots for their choices on the way: at every position (is it legal?), in
 resampled worlds (is it blind to what its seat cannot see?), against a clock (is it fast?) and against
-random players (does it win?)."""
+random players (does it win?); and the mid-game positions and redeals the search tests start from."""
 
 from __future__ import annotations
 
@@ -8,11 +8,42 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from meeple.bots import RandomBot
+from meeple import load_game
+from meeple.bots import RandomBot, RolloutPolicy
 from meeple.bots.base import Bot
 from meeple.core.contract import GameState
 from meeple.core.rng import Rng
 from meeple.simulate import play_bot_game
+
+#: The games with a heuristic and a hard level, which every bot test covers.
+GAMES = ["citadels", "burgundy", "caylus", "palais_royal"]
+
+
+def mid_game(name: str, players: int, seed: int, steps: int) -> GameState[Any]:
+    """``name``'s game after ``steps`` moves of its heuristic on every seat, then on to the next position
+    with a real choice (not over: a search has something to decide)."""
+    state: GameState[Any] = load_game(name).new_game(players=players, seed=seed)
+    policy = RolloutPolicy(seed)
+    for _ in range(steps):
+        if state.is_over:
+            break
+        state.apply(policy.choose(state))
+    while not state.is_over and len(state.legal_actions()) < 2:
+        state.apply(state.legal_actions()[0])
+    assert not state.is_over
+    return state
+
+
+def same_decision_on_a_redeal(make_bot: Callable[[], Bot], state: GameState[Any], redeal_seed: int) -> bool:
+    """Assert that two fresh ``make_bot()`` decide the same on ``state`` and on a redeal of what its seat
+    cannot see (``determinize`` for that seat, which shows it the same view); returns whether the
+    redeal really changed hidden information."""
+    seat = state.current_player
+    assert seat is not None
+    other = state.determinize(seat, Rng(redeal_seed))
+    assert other.view(seat) == state.view(seat)
+    assert str(make_bot().choose(state)) == str(make_bot().choose(other))
+    return bool(other.to_json()["body"] != state.to_json()["body"])
 
 
 def count_legal_choices(state: GameState[Any], bot: Bot, seed: int) -> int:
