@@ -169,8 +169,9 @@ def test_levels_are_seated_by_name() -> None:
     for name in GAMES:
         search = hard.search_for(name)
         assert search.time_limit == pytest.approx(1.0 if name in ("burgundy", "citadels") else 0.5)
-        assert search.epsilon == 0.0 and search.rollout_cutoff is not None and search.world_reuse >= 1
-        assert isinstance(search.evaluator, ScoreEvaluation)  # cut-off rollouts scored by the fitted evaluation
+        assert search.epsilon == 0.0 and search.world_reuse >= 1
+        assert (search.rollout_cutoff is None) == (name == "caylus")  # Caylus plays its rollouts to the end
+        assert isinstance(search.evaluator, ScoreEvaluation)  # rollouts cut (or stopped by the clock) scored by it
         assert search.paired_root == (3 if name == "burgundy" else None)
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("grandmaster")
