@@ -1,9 +1,11 @@
 """The lobby in real Chromium: a table created from a preset in another language, the table list's
 filters (game, mode, free seats), and a finished table that says "finished" in the list and on its page.
+``MEEPLE_SCREENSHOTS=1`` also writes docs/screenshots/lobby-options.png.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from typing import Any
@@ -11,7 +13,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import Server
+from tests.browser.conftest import ROOT, Server
 from tests.browser.helpers import TABLE_URL
 
 #: Text that must never reach a player: message keys, or the engines' rule-decision references.
@@ -57,7 +59,7 @@ def test_a_table_is_created_from_a_preset_in_japanese(browser: Browser, server: 
 
     page.locator("#option-pp_floor").uncheck()  # one more change: no preset matches any more
     expect(page.locator("#preset")).to_have_value("custom")
-    expect(page.locator("[data-option-row='pp_floor']")).to_have_class(re.compile(r"\bchanged\b"))
+    expect(page.locator("[data-option-row='pp_floor']")).to_have_class(re.compile(r"\boption-changed\b"))
     page.locator("#option-pp_floor").check()  # back: the form shows the preset again
     expect(page.locator("#preset")).to_have_value("later_printing")
 
@@ -112,6 +114,12 @@ def test_the_table_list_filters_by_game_mode_and_free_seats(browser: Browser, se
     expect(page.locator(".table-row")).to_have_count(3)
     expect(page.locator(f"[data-table='{toy_full}'] .mode")).to_have_text("Real-time")
 
+    if os.environ.get("MEEPLE_SCREENSHOTS"):
+        page.select_option("#game", "citadels")
+        page.select_option("#preset", "original")
+        page.locator("details.options-box summary").click()
+        page.set_viewport_size({"width": 1280, "height": 1500})
+        page.screenshot(path=str(ROOT / "docs" / "screenshots" / "lobby-options.png"))
     page.select_option("#language", "zh-Hant")  # the filters keep their choice in another language
     expect(page.locator("#filter-mode option:checked")).to_have_text("即時")
     expect(page.locator(f"[data-table='{toy_full}'] .status")).to_have_text("進行中")

@@ -150,7 +150,7 @@ function renderCreateForm() {
     const match = presets.find((preset) => fields.every((field) => preset.values[field.option.name] === current[field.option.name]));
     presetSelect.value = match ? match.name : CUSTOM;
     presetAbout.textContent = match ? match.about : t("lobby.preset_custom_about");
-    for (const field of fields) field.row.classList.toggle("changed", current[field.option.name] !== field.option.default);
+    for (const field of fields) field.row.classList.toggle("option-changed", current[field.option.name] !== field.option.default);
   }
 
   function renderOptions(chosen) {
