@@ -328,6 +328,8 @@ class TableRuntime:
             timing = await asyncio.to_thread(self.store.load_timing, table.id)
             if timing is not None:
                 self._set_timing(table, timing)
+                table.seats = [SeatRow(s.kind, level_name(s.bot_level), s.name, s.token_hash, s.account_id)
+                               for s in timing.seats]
         if status == FINISHED:
             table.finished_at = finished_at
             self.live.pop(table.id, None)

@@ -73,11 +73,14 @@ class TableRow:
 
 @dataclass
 class TableTiming:
-    """Where a timed table's clocks stand, any vote on a seat whose clock ran out, and its events."""
+    """Where a timed table's clocks stand, any vote on a seat whose clock ran out, and its events;
+    with its seats, which a timeout in another process may have handed to a bot (no socket of that
+    table need be here for this process to hear of it)."""
 
     clock: ClockState | None
     vote: dict[str, Any] | None
     events: list[JSON]
+    seats: list[SeatRow] = field(default_factory=list)
 
 
 @dataclass
@@ -204,7 +207,8 @@ class Store:
 
     def _timing(self, session: Session, row: GameTable) -> TableTiming:
         events = session.scalars(select(TableEvent).where(TableEvent.table_id == row.id).order_by(TableEvent.idx))
-        return TableTiming(clock_of(row), dict(row.vote) if row.vote else None, [event_json(e) for e in events])
+        return TableTiming(clock_of(row), dict(row.vote) if row.vote else None, [event_json(e) for e in events],
+                           [SeatRow(s.kind, s.bot_level, s.name, s.token_hash, s.account_id) for s in row.seats])
 
     def load_timing(self, table_id: str) -> TableTiming | None:
         """A timed table's clocks, vote and events as stored now (a copy catching up)."""
