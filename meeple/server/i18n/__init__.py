@@ -4,7 +4,8 @@ Each file maps a message key to its text; keys under ``citadels.`` name the game
 characters as the seed documents do. A key missing in a language falls back to English.
 A game's own words may live in ``<game>/<language>.json`` beside these files, and the lobby's names and
 explanations of its options and presets in ``<game>/options/<language>.json``; their keys must start
-with ``<game>.`` so that games never overwrite each other's or the platform's words.
+with ``<game>.`` so that games never overwrite each other's or the platform's words. A platform
+feature's words may live the same way under its name (``clock/``: keys ``clock.*``).
 """
 
 from __future__ import annotations
