@@ -10,6 +10,7 @@ unless told otherwise.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -151,12 +152,44 @@ def test_serve_on_all_addresses_lists_the_lan_addresses(captured_run: list[dict[
     assert "friends on your network" not in result.output, "a server on loopback only has nothing to share"
 
 
+def test_several_workers_get_the_same_hosting_settings(captured_run: list[dict[str, Any]],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--workers N`` hands its settings to each worker through the environment: the worker's app
+    (``app_from_env``) has the public URL, listen address and trusted proxies the command was given."""
+    from meeple.server import app as app_module
+    from meeple.server import db
+
+    monkeypatch.setattr(db, "migrate", lambda engine: None)  # no PostgreSQL needed to check the hand-over
+    monkeypatch.setenv("MEEPLE_DATABASE_URL", "postgresql+psycopg://meeple@127.0.0.1:1/meeple")
+    environment = dict(os.environ)
+    try:  # the command writes the workers' settings into this process's environment: put it back after
+        result = CliRunner().invoke(cli.app, ["serve", "--workers", "2", "--redis-url", "redis://127.0.0.1:1/0",
+                                              "--host", "0.0.0.0", "--public-url", PUBLIC,
+                                              "--forwarded-allow-ips", "10.0.0.0/8"])
+        assert result.exit_code == 0, result.output
+        worker = app_module.app_from_env().state.settings
+    finally:
+        os.environ.clear()
+        os.environ.update(environment)
+    assert captured_run[0]["app"] == "meeple.server.app:app_from_env" and captured_run[0]["proxy_headers"] is False
+    assert (worker.host, worker.public_url, worker.forwarded_allow_ips) == ("0.0.0.0", PUBLIC, ("10.0.0.0/8",))
+
+
 def test_lan_addresses_are_never_loopback_or_link_local() -> None:
     for address in hosting.lan_addresses(ipv6=True):
         assert not hosting.is_loopback(address), address
         assert not address.startswith("[fe80:"), address
     assert hosting.is_loopback("127.0.0.1") and hosting.is_loopback("[::1]") and hosting.is_loopback("localhost")
     assert not hosting.is_loopback("192.168.1.20") and not hosting.is_loopback("games.example.org")
+
+
+def test_the_start_up_addresses_follow_the_listen_address(monkeypatch: pytest.MonkeyPatch) -> None:
+    adapters = {False: ["192.168.1.20"], True: ["192.168.1.20", "[fd00::20]"]}
+    monkeypatch.setattr(hosting, "lan_addresses", lambda ipv6=False: adapters[ipv6])
+    assert hosting.site_urls("0.0.0.0", 8000) == ["http://192.168.1.20:8000"]
+    assert hosting.site_urls("::", 8000) == ["http://192.168.1.20:8000", "http://[fd00::20]:8000"]
+    assert hosting.site_urls("192.168.1.20", 8000) == ["http://192.168.1.20:8000"]
+    assert hosting.site_urls("fd00::20", 8000) == ["http://[fd00::20]:8000"]
 
 
 # --- invite links ---------------------------------------------------------------------------------
