@@ -717,7 +717,8 @@ class TableRuntime:
     async def open_socket(self, table_id: str, token: str | None, since: int | None,
                           send: Callable[[str], Awaitable[None]]) -> tuple[LiveTable, Subscriber]:
         """Subscribe a socket and send it where it stands: what it missed since version ``since`` if
-        this process still has it, else the full state; then tell everyone it is online."""
+        this process still has it (and the table's summary as it is now), else the full state; then
+        tell everyone it is online."""
         table = await self.get(table_id)
         seat = await self.seat_of(table, token)
         subscriber = Subscriber(seat, send)
@@ -733,7 +734,10 @@ class TableRuntime:
             else:
                 for text in missed:
                     await send(text)
-            await self.publish_presence(table, skip=subscriber)
+            # The newcomer gets the presence update too unless it was just sent a full state: what it
+            # missed holds only moves, and the table may have changed since without one (a clock ran
+            # out, a vote opened, a seat was reclaimed).
+            await self.publish_presence(table, skip=subscriber if missed is None else None)
         return table, subscriber
 
     async def resync(self, table: LiveTable, seat: int | None, since: Any,

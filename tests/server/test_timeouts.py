@@ -201,3 +201,18 @@ def test_a_deadline_that_passed_while_the_server_was_down_is_acted_on_at_start(
     data = wait_for(second, table_id, lambda d: d["version"] >= 1, timeout=10)
     assert data["table"]["seats"][0]["kind"] == "bot" and kinds(data) == ["timeout_bot"]
     assert data["table"]["clock"]["events"][0]["at"] > deadline
+
+
+def test_a_page_reconnecting_at_the_same_version_learns_of_the_vote(client: TestClient) -> None:
+    created = create_table(client, timeout_rule="vote", **CLOCK)
+    table_id = created["table"]["id"]
+    bob = guest(client)
+    token = bob.post(f"/api/tables/{table_id}/join", json={"seat": 1, "name": "Bob"}).json()["token"]
+    age(client, table_id, 61)
+    wait_for(client, table_id, lambda d: d["table"]["clock"]["vote"] is not None)
+    # Bob's page had version 0 before the vote opened (no move since): it is sent no move, but the table
+    # as it is now
+    with bob.websocket_connect(f"/ws/tables/{table_id}?version=0&token={token}") as socket:
+        message = socket.receive_json()
+    assert message["type"] == "update" and message["from"] == message["version"] == 0
+    assert message["table"]["clock"]["vote"]["voters"] == [1]
