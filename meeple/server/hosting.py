@@ -6,6 +6,7 @@ addresses for the start-up message, and what leaves in response headers when a p
 from __future__ import annotations
 
 import ipaddress
+import socket
 from urllib.parse import urlsplit
 
 import ifaddr
@@ -34,9 +35,22 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def primary_address() -> str | None:
+    """The IPv4 address this machine's default route leaves from (a container bridge or VPN address
+    is rarely what friends can reach); connecting a UDP socket only picks the route, it sends nothing."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: any address off this machine would do
+        except OSError:  # no route at all
+            return None
+        address: str = probe.getsockname()[0]
+        return address
+
+
 def lan_addresses(ipv6: bool = False) -> list[str]:
     """This machine's addresses others can reach it at: not loopback, not link-local (which needs
-    an interface name to be used); IPv4 first. IPv6 ones are bracketed, ready for a URL."""
+    an interface name to be used); the default route's first, then IPv4, then IPv6 (bracketed,
+    ready for a URL)."""
     found: list[str] = []
     for adapter in ifaddr.get_adapters():
         for ip in adapter.ips:
@@ -51,7 +65,8 @@ def lan_addresses(ipv6: bool = False) -> list[str]:
             if address.is_loopback or address.is_link_local or address.is_unspecified or text in found:
                 continue
             found.append(text)
-    return sorted(found, key=lambda text: text.startswith("["))
+    primary = primary_address()
+    return sorted(found, key=lambda text: (text != primary, text.startswith("[")))
 
 
 def site_urls(host: str, port: int) -> list[str]:

@@ -183,6 +183,24 @@ def test_lan_addresses_are_never_loopback_or_link_local() -> None:
     assert not hosting.is_loopback("192.168.1.20") and not hosting.is_loopback("games.example.org")
 
 
+def test_the_default_routes_address_comes_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A machine with a container bridge, a LAN card and a link-local IPv6: the LAN card's address (the
+    default route's) is the one the lobby offers, loopback and link-local are never offered."""
+    import ifaddr
+
+    adapters = [ifaddr.Adapter("lo", "lo", [ifaddr.IP("127.0.0.1", 8, "lo"), ifaddr.IP(("::1", 0, 0), 128, "lo")]),
+                ifaddr.Adapter("docker0", "docker0", [ifaddr.IP("172.17.0.1", 16, "docker0")]),
+                ifaddr.Adapter("wlan0", "wlan0", [ifaddr.IP("192.168.1.20", 24, "wlan0"),
+                                                  ifaddr.IP(("fd00::20", 0, 0), 64, "wlan0"),
+                                                  ifaddr.IP(("fe80::1", 0, 3), 64, "wlan0")])]
+    monkeypatch.setattr(ifaddr, "get_adapters", lambda: adapters)
+    monkeypatch.setattr(hosting, "primary_address", lambda: "192.168.1.20")
+    assert hosting.lan_addresses() == ["192.168.1.20", "172.17.0.1"]
+    assert hosting.lan_addresses(ipv6=True) == ["192.168.1.20", "172.17.0.1", "[fd00::20]"]
+    monkeypatch.setattr(hosting, "primary_address", lambda: None)  # no default route
+    assert hosting.lan_addresses() == ["172.17.0.1", "192.168.1.20"]
+
+
 def test_the_start_up_addresses_follow_the_listen_address(monkeypatch: pytest.MonkeyPatch) -> None:
     adapters = {False: ["192.168.1.20"], True: ["192.168.1.20", "[fd00::20]"]}
     monkeypatch.setattr(hosting, "lan_addresses", lambda ipv6=False: adapters[ipv6])
