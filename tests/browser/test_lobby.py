@@ -141,3 +141,20 @@ def test_a_finished_table_says_finished_in_the_list_and_on_its_page(browser: Bro
     expect(connection).to_have_text("finished")
     page.select_option("#language", "ja")
     expect(connection).to_have_text("終了")
+
+
+def test_the_options_of_every_game_fit_a_phone(browser: Browser, server: Server) -> None:
+    create_by_api(server)  # a row in the table list too
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(server.url + "/")
+    games = page.locator("#game option").evaluate_all("els => els.map(e => e.value)")
+    assert {"citadels", "burgundy", "caylus", "palais_royal"} <= set(games)
+    for language in ("en", "ja"):
+        page.select_option("#language", language)
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        page.evaluate("() => { document.querySelector('details.options-box').open = true; }")
+        for game in games:
+            page.select_option("#game", game)
+            expect(page.locator(".option-group").first).to_be_visible()
+            fits = page.evaluate("() => document.scrollingElement.scrollWidth <= window.innerWidth")
+            assert fits, f"the lobby scrolls sideways with {game}'s options in {language}"
