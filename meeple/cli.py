@@ -366,6 +366,22 @@ def serve(
         "--forwarded-allow-ips", envvar="MEEPLE_FORWARDED_ALLOW_IPS",
         help="Comma-separated proxy addresses or networks whose X-Forwarded-Proto/-For are trusted "
              "(default 127.0.0.1,::1; * trusts anyone).")] = None,
+    smtp_host: Annotated[str | None, typer.Option(
+        "--smtp-host", envvar="MEEPLE_SMTP_HOST",
+        help="SMTP server for turn e-mails (none: no mail is sent).")] = None,
+    smtp_port: Annotated[int | None, typer.Option(
+        "--smtp-port", envvar="MEEPLE_SMTP_PORT", min=1, max=65535,
+        help="Its port (default 587 with --smtp-starttls, else 25).")] = None,
+    smtp_user: Annotated[str | None, typer.Option(
+        "--smtp-user", envvar="MEEPLE_SMTP_USER", help="Login for the SMTP server, if it wants one.")] = None,
+    smtp_password: Annotated[str | None, typer.Option(
+        "--smtp-password", envvar="MEEPLE_SMTP_PASSWORD",
+        help="Its password (better given as MEEPLE_SMTP_PASSWORD than on the command line).")] = None,
+    smtp_from: Annotated[str | None, typer.Option(
+        "--smtp-from", envvar="MEEPLE_SMTP_FROM", help="The From address of turn e-mails.")] = None,
+    smtp_starttls: Annotated[bool | None, typer.Option(
+        "--smtp-starttls/--no-smtp-starttls", envvar="MEEPLE_SMTP_STARTTLS",
+        help="Upgrade the SMTP connection with STARTTLS.")] = None,
 ) -> None:
     """Serve the web platform: lobby, tables, bots, replays (migrations are applied at start).
     See docs/deploy.md for hosting friends on a LAN or a server behind a TLS proxy."""
@@ -378,14 +394,16 @@ def serve(
     from meeple.server.db import make_engine, migrate
     from meeple.server.hosting import listens_everywhere, site_urls
     from meeple.server.limits import MAX_MESSAGE_CHARS
+    from meeple.server.mail import SmtpSettings
 
     if bot_processes is None:
         bot_processes = max(1, (os.cpu_count() or 1) // workers)
     proxies = forwarded_allow_ips.split(",") if forwarded_allow_ips else None
     try:
+        smtp = SmtpSettings.from_env(smtp_host, smtp_port, smtp_user, smtp_password, smtp_from, smtp_starttls)
         settings = Settings.from_env(database_url=database_url, bot_delay=bot_delay, allowed_origins=allowed_origin,
                                      redis_url=redis_url, run_bots=bots, bot_processes=bot_processes,
-                                     host=host, public_url=public_url, forwarded_allow_ips=proxies)
+                                     host=host, public_url=public_url, forwarded_allow_ips=proxies, smtp=smtp)
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
     if workers > 1 and settings.database_url.startswith("sqlite"):
@@ -403,6 +421,8 @@ def serve(
         console.print("friends on your network can open: " + (", ".join(f"[bold]{url}[/]" for url in urls) if urls
                       else "(no network address found: is this machine connected?)")
                       + f"; on this machine: http://127.0.0.1:{port}")
+    console.print(f"turn e-mails through {settings.smtp.describe()}" if settings.smtp is not None
+                  else "no SMTP server configured (--smtp-host / MEEPLE_SMTP_HOST): no turn e-mails are sent")
     # A WebSocket frame larger than any valid message is refused by uvicorn itself (close code 1009)
     # before it is buffered whole: the app reads at most MAX_MESSAGE_CHARS characters of UTF-8.
     # proxy_headers=False: the app reads forwarded headers itself, from settings.forwarded_allow_ips only.
@@ -421,6 +441,13 @@ def serve(
         "MEEPLE_PUBLIC_URL": settings.public_url or "",
         "MEEPLE_FORWARDED_ALLOW_IPS": ",".join(settings.forwarded_allow_ips),
     })
+    if settings.smtp is not None:  # the workers read the same SMTP settings back from the environment
+        smtp_env = settings.smtp
+        os.environ.update({
+            "MEEPLE_SMTP_HOST": smtp_env.host, "MEEPLE_SMTP_PORT": str(smtp_env.port),
+            "MEEPLE_SMTP_USER": smtp_env.user or "", "MEEPLE_SMTP_PASSWORD": smtp_env.password or "",
+            "MEEPLE_SMTP_FROM": smtp_env.sender, "MEEPLE_SMTP_STARTTLS": "1" if smtp_env.starttls else "0",
+        })
     uvicorn.run("meeple.server.app:app_from_env", factory=True, workers=workers, host=host, port=port,
                 log_level="info", ws_max_size=4 * MAX_MESSAGE_CHARS, proxy_headers=False)
 

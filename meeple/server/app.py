@@ -45,13 +45,15 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from meeple.server.alerts import TurnAlerts
 from meeple.server.botrunner import BotRunner
 from meeple.server.config import Settings, normalize_origin
 from meeple.server.db import make_engine, migrate
 from meeple.server.hosting import PublicAddress, lan_addresses, listens_everywhere, request_origin
 from meeple.server.hub import Hub, RedisHub
 from meeple.server.limits import BodyLimit
-from meeple.server.routes import accounts, pages, sockets, tables
+from meeple.server.mail import Mailer
+from meeple.server.routes import accounts, mygames, pages, sockets, tables
 from meeple.server.routes.pages import WEB
 from meeple.server.runtime import Refused, TableRuntime
 from meeple.server.store import Store
@@ -116,7 +118,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         runner = BotRunner(runtime, store, processes=settings.bot_processes, lease=settings.bot_lease,
                            delay=settings.bot_delay)
         keeper = ClockKeeper(runtime, store)
-        app.state.runtime, app.state.writer, app.state.bots, app.state.clocks = runtime, writer, runner, keeper
+        mailer = Mailer(settings.smtp) if settings.smtp is not None else None
+        if settings.smtp is None:
+            log.info("no SMTP server configured (MEEPLE_SMTP_HOST / --smtp-host): no turn e-mails are sent")
+        else:
+            log.info("turn e-mails go through %s", settings.smtp.describe())
+        alerts = TurnAlerts(runtime, store, mailer, settings.public_url)
+        app.state.runtime, app.state.writer, app.state.bots = runtime, writer, runner
+        app.state.clocks, app.state.alerts = keeper, alerts
         await hub.start()
         if settings.run_bots:
             await runner.start()
@@ -126,6 +135,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await keeper.stop()
             await runner.stop()
+            await alerts.stop()
             await hub.stop()
             writer.close()
             engine.dispose()
@@ -145,7 +155,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def refused_handler(_request: Request, refusal: Refused) -> JSONResponse:
         return JSONResponse(refusal.to_json(), status_code=refusal.status)
 
-    for router in (pages.router, accounts.router, tables.router, sockets.router):
+    for router in (pages.router, accounts.router, tables.router, sockets.router, mygames.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from meeple.server.mail import SmtpSettings
+
 DEFAULT_BOT_DELAY = 0.8
 DEFAULT_BOT_LEASE = 5.0
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
@@ -127,6 +129,7 @@ class Settings:
     its bots think in (0: threads of this process, as tests and embedding want); ``bot_lease``:
     seconds a claimed bot job is held before another worker may claim it again (a live worker renews
     its leases every third of that, so only a dead worker's jobs come back).
+    ``smtp``: the SMTP server turn e-mails go through (``None``: no mail is sent).
     """
 
     database_url: str
@@ -140,6 +143,7 @@ class Settings:
     host: str = DEFAULT_HOST
     public_url: str | None = None
     forwarded_allow_ips: tuple[str, ...] = DEFAULT_FORWARDED_ALLOW_IPS
+    smtp: SmtpSettings | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "allowed_origins", parse_origins(self.allowed_origins))
@@ -153,9 +157,10 @@ class Settings:
                  allowed_origins: Iterable[str] | None = None, max_body_bytes: int | None = None,
                  redis_url: str | None = None, run_bots: bool | None = None,
                  bot_processes: int | None = None, host: str | None = None, public_url: str | None = None,
-                 forwarded_allow_ips: Iterable[str] | None = None) -> Settings:
+                 forwarded_allow_ips: Iterable[str] | None = None, smtp: SmtpSettings | None = None) -> Settings:
         """Explicit arguments (the command's flags) win over the environment (``MEEPLE_REDIS_URL``,
-        ``MEEPLE_RUN_BOTS`` 0/1, ``MEEPLE_BOT_PROCESSES``, ``MEEPLE_BOT_LEASE`` besides the above)."""
+        ``MEEPLE_RUN_BOTS`` 0/1, ``MEEPLE_BOT_PROCESSES``, ``MEEPLE_BOT_LEASE`` besides the above, and
+        ``MEEPLE_SMTP_*``, see ``SmtpSettings.from_env``)."""
         if public_url is None:
             public = parse_public_url(os.environ.get("MEEPLE_PUBLIC_URL"), "MEEPLE_PUBLIC_URL")
         else:
@@ -189,7 +194,7 @@ class Settings:
                    redis_url=redis_url or os.environ.get("MEEPLE_REDIS_URL") or None, run_bots=run_bots,
                    bot_processes=max(0, bot_processes), bot_lease=float(lease) if lease else DEFAULT_BOT_LEASE,
                    host=host or os.environ.get("MEEPLE_HOST") or DEFAULT_HOST, public_url=public,
-                   forwarded_allow_ips=proxies)
+                   forwarded_allow_ips=proxies, smtp=smtp or SmtpSettings.from_env())
 
 
 def _int_env(name: str, default: int) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, Text, text
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, Text, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -27,6 +27,9 @@ class Account(Base):
     ``name_key`` is ``names.name_key(name)`` and is unique, so no account can be registered under a
     spelling that reads the same as another's (``AUDITOR`` beside ``auditor``). It is ``None`` only
     for accounts made before it existed whose key an older account already had (migration 0002).
+
+    ``email``, ``email_turns`` and ``language``: where and in which language to mail the player when it
+    becomes their turn at a turn-based table, and whether they want it (``meeple.server.alerts``).
     """
 
     __tablename__ = "accounts"
@@ -35,6 +38,9 @@ class Account(Base):
     name: Mapped[str] = mapped_column(String(40), unique=True)
     name_key: Mapped[str | None] = mapped_column(String(160), unique=True, index=True, nullable=True)
     password_hash: Mapped[str] = mapped_column(String(200))
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    email_turns: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
+    language: Mapped[str | None] = mapped_column(String(16), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -96,7 +102,11 @@ class GameTable(Base):
 
 
 class Seat(Base):
-    """A seat at a table: empty, a person (bound by the hash of a secret token) or a bot."""
+    """A seat at a table: empty, a person (bound by the hash of a secret token) or a bot.
+
+    ``turn_mailed_at``: when its player was mailed that it is their turn; while set, no other mail is
+    sent for this seat (cleared when they move or open the table).
+    """
 
     __tablename__ = "seats"
 
@@ -107,6 +117,7 @@ class Seat(Base):
     name: Mapped[str | None] = mapped_column(String(40), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
+    turn_mailed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
     table: Mapped[GameTable] = relationship(back_populates="seats")
 

@@ -219,6 +219,9 @@ class TableRuntime:
         self.bot_wake: Callable[[], None] = lambda: None
         self.clock_wake: Callable[[], None] = lambda: None
         self._presence_tasks: set[asyncio.Task[None]] = set()
+        self.turn_watchers: list[Callable[[LiveTable, int | None, int | None, int | None], None]] = []
+        """Told of every move this process commits and every start: (table, mover or ``None`` for
+        the start, current player before, current player after)."""
         hub.listeners.append(self._heard)
         hub.presence_listeners.append(self._presence_lost)
 
@@ -534,6 +537,11 @@ class TableRuntime:
         await asyncio.to_thread(self.store.start_table, table.id, state.current_player, clock)
         table.state, table.status, table.clock = state, RUNNING, clock
         table.views.clear()
+        self._turn_changed(table, None, None, state.current_player)
+
+    def _turn_changed(self, table: LiveTable, mover: int | None, before: int | None, after: int | None) -> None:
+        for watcher in self.turn_watchers:
+            watcher(table, mover, before, after)
 
     # --- playing ------------------------------------------------------------------------------
 
@@ -582,6 +590,7 @@ class TableRuntime:
     async def _commit(self, table: LiveTable, seat: int, action: str, bot_job: int | None) -> None:
         """Apply on a copy, append durably, swap in, publish; the caller holds the lock."""
         assert table.state is not None
+        previous_player = table.state.current_player
         trial = table.state.clone()
         before = table.version
         try:
@@ -625,6 +634,7 @@ class TableRuntime:
             self.live.pop(table.id, None)
             self._remember_finished(table)
         await self._publish(table, start)
+        self._turn_changed(table, seat, previous_player, current)
 
     async def commit_for(self, table: LiveTable, seat: int, action: str) -> None:
         """A move the platform makes for ``seat`` (a skipped turn); the caller holds the lock."""

@@ -114,6 +114,15 @@ class Move:
 
 
 @dataclass
+class TurnMail:
+    """Who to mail that it is their turn: the account's address, language and name."""
+
+    email: str
+    language: str | None
+    name: str
+
+
+@dataclass
 class BotJobRow:
     table_id: str
     version: int
@@ -481,6 +490,85 @@ class Store:
     def drop_login(self, token_hash: str) -> None:
         with self.sessions.begin() as session:
             session.execute(delete(LoginSession).where(LoginSession.token_hash == token_hash))
+
+    # --- my games and turn alerts ----------------------------------------------------------------
+
+    def my_tables(self, account_id: int | None, token_hashes: Sequence[str], limit: int = 100) -> list[JSON]:
+        """The tables where the account, or a seat token of this browser, holds a seat: each table's
+        lobby summary, which seats are ``mine``, and its last move (who, when, and the notation only
+        when it was one of mine: another seat's notation may name a hidden choice)."""
+        conditions = []
+        if account_id is not None:
+            conditions.append(Seat.account_id == account_id)
+        if token_hashes:
+            conditions.append(Seat.token_hash.in_(list(token_hashes)))
+        if not conditions:
+            return []
+        with self.sessions() as session:
+            mine: dict[str, list[int]] = {}
+            for table_id, seat in session.execute(select(Seat.table_id, Seat.seat).where(or_(*conditions))):
+                mine.setdefault(table_id, []).append(seat)
+            if not mine:
+                return []
+            rows = session.scalars(select(GameTable).where(GameTable.id.in_(list(mine)))
+                                   .order_by(GameTable.created_at.desc()).limit(limit)).all()
+            last = {table_id: (seat, notation, created_at) for table_id, seat, notation, created_at in session.execute(
+                select(ActionRecord.table_id, ActionRecord.seat, ActionRecord.notation, ActionRecord.created_at)
+                .join(GameTable, GameTable.id == ActionRecord.table_id)
+                .where(ActionRecord.table_id.in_([row.id for row in rows]), ActionRecord.idx == GameTable.moves - 1))}
+            result: list[JSON] = []
+            for row in rows:
+                summary = summary_of_row(row)
+                summary["mine"] = sorted(mine[row.id])
+                move = last.get(row.id)
+                summary["last_move"] = None if move is None else {
+                    "seat": move[0], "at": aware(move[2]).isoformat(),
+                    "action": move[1] if move[0] in mine[row.id] else None}
+                result.append(summary)
+            return result
+
+    def alert_settings(self, account_id: int) -> tuple[str | None, bool, str | None]:
+        """(e-mail address, whether to mail on one's turn, language) of an account."""
+        with self.sessions() as session:
+            row = session.execute(select(Account.email, Account.email_turns, Account.language)
+                                  .where(Account.id == account_id)).one()
+            return row[0], bool(row[1]), row[2]
+
+    def set_alert_settings(self, account_id: int, email: str | None, email_turns: bool, language: str | None) -> None:
+        with self.sessions.begin() as session:
+            session.execute(update(Account).where(Account.id == account_id)
+                            .values(email=email, email_turns=email_turns, language=language))
+
+    def claim_turn_mail(self, table_id: str, seat: int) -> TurnMail | None:
+        """The mail owed to ``seat``'s player now that it is their turn, if their account asked for one
+        and none is outstanding; marking it sent is a conditional update, so across every process the
+        player gets one mail until ``clear_turn_mail``."""
+        now = datetime.now(UTC)
+        with self.sessions.begin() as session:
+            row = session.execute(
+                select(Account.id, Account.email, Account.language, Account.name)
+                .join(Seat, Seat.account_id == Account.id)
+                .where(Seat.table_id == table_id, Seat.seat == seat, Seat.kind == HUMAN, Seat.turn_mailed_at.is_(None),
+                       Account.email_turns.is_(True), Account.email.is_not(None))).first()
+            if row is None or not row[1]:
+                return None
+            claimed = session.execute(
+                update(Seat).where(Seat.table_id == table_id, Seat.seat == seat, Seat.account_id == row[0],
+                                   Seat.turn_mailed_at.is_(None)).values(turn_mailed_at=now))
+            if not claimed.rowcount:  # type: ignore[attr-defined]
+                return None
+            return TurnMail(email=row[1], language=row[2], name=row[3])
+
+    def clear_turn_mail(self, table_id: str, seat: int) -> None:
+        """The player moved or opened the table: the next time it becomes their turn may be mailed."""
+        with self.sessions.begin() as session:
+            session.execute(update(Seat).where(Seat.table_id == table_id, Seat.seat == seat,
+                                               Seat.turn_mailed_at.is_not(None)).values(turn_mailed_at=None))
+
+    def turn_mailed(self, table_id: str, seat: int) -> bool:
+        with self.sessions() as session:
+            return session.scalar(select(Seat.turn_mailed_at).where(Seat.table_id == table_id, Seat.seat == seat)
+                                  ) is not None
 
     def count_moves(self, table_id: str) -> int:
         with self.sessions() as session:

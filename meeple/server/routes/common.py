@@ -14,10 +14,11 @@ from meeple.server.runtime import Refused, TableRuntime
 from meeple.server.store import Store
 
 SESSION_COOKIE = "meeple_session"
+SEAT_COOKIE_PREFIX = "meeple_seat_"
 
 
 def seat_cookie(table_id: str) -> str:
-    return f"meeple_seat_{table_id}"
+    return f"{SEAT_COOKIE_PREFIX}{table_id}"
 
 
 def host_cookie(table_id: str) -> str:

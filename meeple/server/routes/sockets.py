@@ -38,6 +38,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.close(code=UNKNOWN_TABLE_CLOSE)
         return
     seat = subscriber.seat
+    websocket.app.state.alerts.visited(table, seat)
     try:
         while True:
             frame = await websocket.receive()

@@ -68,7 +68,9 @@ async def table_state(table_id: str, request: Request) -> JSON:
     """The same full state a WebSocket sends on connect: this client's seat's view, nobody else's."""
     runtime = runtime_of(request)
     table = await runtime.get(table_id, fresh=True)
-    message = runtime.message_for(table, await runtime.seat_of(table, seat_token_of(request, table_id)))
+    seat = await runtime.seat_of(table, seat_token_of(request, table_id))
+    request.app.state.alerts.visited(table, seat)
+    message = runtime.message_for(table, seat)
     message["is_host"] = table.is_host(host_token_of(request, table_id))
     return message
 

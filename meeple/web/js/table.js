@@ -3,7 +3,10 @@
 // actions, and shows seats, log, invites and final scores. The server sends a full state on connect
 // and then small updates (new log entries and a patch of this seat's view), applied here.
 
+import { alertControls, TurnAlert } from "./alerts.js";
 import { api, copyText, el, languagePicker, loadLanguage, refusalText, seatName, t, toast, translatePage } from "./common.js";
+=======
+>>>>>>> dcdde49 (My games page and API, your-turn alerts (title, favicon, sound, notifications), turn e-mails through a configured SMTP server (migration 0004: account e-mail settings, per-seat mail mark))
 import { loadRenderer } from "./games/index.js";
 import { installHelp } from "./help.js";
 import { confirmsUnused, setConfirmsUnused, unusedBenefits } from "./benefits.js";
@@ -26,6 +29,7 @@ let newestSeen = -1; // the newest version an update announced, applied or not
 let shareUrl = `${window.location.origin}/`; // the server's address to share (/api/site): public, or LAN
 const changes = new ChangeTracker(); // what the last moves changed, highlighted on the board
 let focusedLogLine = null; // the log line whose move is outlined on the board (hover, tap, focus)
+const turnAlert = new TurnAlert();
 
 let connectionState = "connecting";
 
@@ -308,8 +312,15 @@ function drawClockPanel() {
 function draw() {
   if (!message) return;
   const { table } = message;
-  document.title = `meeple — ${t(`game.${table.game}.title`) === `game.${table.game}.title` ? table.title : t(`game.${table.game}.title`)}`;
-  document.getElementById("table-title").textContent = document.title.replace("meeple — ", "");
+  const game = t(`game.${table.game}.title`) === `game.${table.game}.title` ? table.title : t(`game.${table.game}.title`);
+  const mine = table.status === "running" && !message.is_over && message.seat !== null
+    && message.current_player === message.seat;
+  turnAlert.update(mine, {
+    title: mine ? t("alerts.title_your_turn", { game }) : `meeple — ${game}`,
+    notifyTitle: t("alerts.notify_title", { game }), notifyBody: t("alerts.notify_body", { game }),
+    key: tableId, url: window.location.pathname,
+  });
+  document.getElementById("table-title").textContent = game;
   drawSeats();
   drawClockPanel();
   drawBanner();
@@ -345,9 +356,11 @@ function installLogFocus() {
 async function main() {
   await loadLanguage();
   help = installHelp(document.getElementById("help-slot"), () => message?.table.game);
+  document.getElementById("alerts-slot").replaceChildren(alertControls());
   document.getElementById("language-slot").replaceChildren(languagePicker(() => {
     translatePage(document);
     setConnection(connectionState);
+    document.getElementById("alerts-slot").replaceChildren(alertControls());
     draw();
     help.refresh();
   }));

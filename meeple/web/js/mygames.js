@@ -1,0 +1,182 @@
+// "My games": every table this browser sits at (by its account, and by its seat cookies for guests),
+// whose turn it is, the last move and a link; the tables waiting for me first. Polled, so the tab's
+// title, favicon, sound and notifications follow the turns of all my tables.
+
+import { alertControls, TurnAlert } from "./alerts.js";
+import { api, currentLanguage, el, languagePicker, loadLanguage, seatName, t, toast, translatePage } from "./common.js";
+import { loadRenderer } from "./games/index.js";
+
+const POLL_MS = 10000;
+const renderers = {};
+const turnAlert = new TurnAlert();
+let tables = [];
+let account = null;
+let waitingSeen = new Set();
+let alertKey = 0;
+
+function gameTitle(name, fallback) {
+  const key = `game.${name}.title`;
+  const text = t(key);
+  return text === key ? fallback : text;
+}
+
+async function rendererFor(game) {
+  renderers[game] = renderers[game] || loadRenderer(game);
+  return renderers[game];
+}
+
+/** "3 minutes ago" in the page's language. */
+function ago(iso) {
+  const seconds = (new Date(iso).getTime() - Date.now()) / 1000;
+  const format = new Intl.RelativeTimeFormat(currentLanguage(), { numeric: "auto" });
+  const units = [["day", 86400], ["hour", 3600], ["minute", 60]];
+  for (const [unit, size] of units) {
+    if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit);
+  }
+  return format.format(Math.round(seconds), "second");
+}
+
+/** The last move as words: the game's newest public log entry when it keeps one, else my own
+ * action's label, else "made a move". */
+function lastMoveWords(table, renderer) {
+  const move = table.last_move;
+  const message = { table, seat: table.mine[0], view: null };
+  try {
+    if (table.last_event && renderer.eventText) return renderer.eventText(table.last_event, message);
+    if (move.action !== null && renderer.actionLabel) return renderer.actionLabel(move.action, message);
+  } catch {
+    // a renderer that needs more than the summary: say only that a move was made
+  }
+  return move.action ?? t("log.moved");
+}
+
+function turnText(table) {
+  if (table.status === "finished") {
+    const winners = (table.winners || []).map((seat) => seatName(table.seats[seat])).join(", ");
+    return t("mygames.finished", { winners });
+  }
+  if (table.status === "open") return t("mygames.open");
+  if (table.my_turn) return t("mygames.your_turn");
+  const names = table.waiting_for.map((seat) => seatName(table.seats[seat])).join(", ");
+  return t("mygames.waiting_for", { names });
+}
+
+function row(table, renderer) {
+  const parts = [
+    el("strong", { class: "game" }, gameTitle(table.game, table.title)),
+    el("span", { class: `turn${table.my_turn ? " mine" : ""}` }, turnText(table)),
+    el("span", { class: "seat-names" }, table.seats.map((seat) => el("span", {
+      class: `chip ${seat.kind}${table.mine.includes(seat.seat) ? " me" : ""}${table.waiting_for.includes(seat.seat) ? " turn" : ""}`,
+    }, seatName(seat)))),
+  ];
+  if (table.last_move) {
+    parts.push(el("span", { class: "last-move muted" },
+      t("mygames.last_move", { name: seatName(table.seats[table.last_move.seat]), when: ago(table.last_move.at) }),
+      ": ", el("span", { class: "what" }, lastMoveWords(table, renderer))));
+  }
+  const label = table.status === "finished" ? t("lobby.view") : table.my_turn ? t("mygames.play") : t("mygames.open_table");
+  parts.push(el("span", { class: "row-actions" },
+    el("a", { class: `button${table.my_turn ? " primary" : ""}`, href: table.url }, label)));
+  return el("div", { class: "table-row my-row", dataset: { table: table.id, status: table.status, myTurn: table.my_turn ? "yes" : "no" } },
+    parts);
+}
+
+async function draw() {
+  const box = document.getElementById("my-tables");
+  if (!tables.length) {
+    box.replaceChildren(el("p", { class: "muted", id: "no-games" }, t("mygames.none")));
+    return;
+  }
+  const groups = [
+    ["waiting", t("mygames.group_waiting"), tables.filter((table) => table.my_turn)],
+    ["others", t("mygames.group_others"), tables.filter((table) => !table.my_turn && table.status !== "finished")],
+    ["finished", t("mygames.group_finished"), tables.filter((table) => table.status === "finished")],
+  ];
+  const sections = [];
+  for (const [name, heading, members] of groups) {
+    if (!members.length) continue;
+    const rows = await Promise.all(members.map(async (table) => row(table, await rendererFor(table.game))));
+    sections.push(el("div", { class: "my-group", dataset: { group: name } }, el("h3", {}, heading), rows));
+  }
+  box.replaceChildren(...sections);
+}
+
+function alertTurns() {
+  const waiting = tables.filter((table) => table.my_turn);
+  const now = new Set(waiting.map((table) => `${table.id}:${table.actions}`));
+  if ([...now].some((key) => !waitingSeen.has(key))) alertKey += 1;
+  waitingSeen = now;
+  const mine = waiting.length > 0;
+  const names = waiting.map((table) => gameTitle(table.game, table.title)).join(", ");
+  turnAlert.update(mine, {
+    title: mine ? t("alerts.title_my_games", { n: waiting.length }) : `${t("mygames.title")} · meeple`,
+    notifyTitle: t("alerts.notify_title", { game: names }), notifyBody: t("alerts.notify_body", { game: names }),
+    key: `my-games-${alertKey}`, url: waiting.length === 1 ? waiting[0].url : "/my",
+  });
+}
+
+async function refresh() {
+  try {
+    const data = await api("/api/my/tables");
+    tables = data.tables;
+    account = data.account;
+    alertTurns();
+    await draw();
+  } catch (error) {
+    toast(error.message);
+  }
+}
+
+async function drawMailSettings() {
+  const box = document.getElementById("mail-settings");
+  if (!account) {
+    box.replaceChildren(el("p", { class: "muted" }, t("mygames.mail_sign_in"), " ",
+      el("a", { href: "/" }, t("mygames.to_lobby"))));
+    return;
+  }
+  const settings = await api("/api/me/alerts");
+  const email = el("input", { id: "alert-email", type: "email", maxlength: 254, value: settings.email || "",
+    placeholder: "name@example.org", "aria-label": t("mygames.mail_address") });
+  const optIn = el("input", { id: "alert-email-turns", type: "checkbox", checked: settings.email_turns });
+  const saved = el("span", { class: "muted", id: "mail-saved", role: "status" });
+  const save = el("button", { id: "alert-save", class: "primary", type: "submit" }, t("mygames.mail_save"));
+  const form = el("form", { class: "mail-form", id: "mail-form" },
+    el("label", {}, el("span", {}, t("mygames.mail_address")), email),
+    el("label", { class: "check" }, optIn, el("span", {}, t("mygames.mail_opt_in"))),
+    el("span", {}, save, " ", saved),
+    settings.mail_configured ? null : el("p", { class: "muted", id: "mail-not-configured" }, t("mygames.mail_not_configured")));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      await api("/api/me/alerts", { method: "POST",
+        body: { email: email.value.trim() || null, email_turns: optIn.checked, language: currentLanguage() } });
+      saved.textContent = t("mygames.mail_saved");
+    } catch (error) {
+      toast(error.message);
+    }
+  });
+  box.replaceChildren(form);
+}
+
+function drawAll() {
+  translatePage(document);
+  document.getElementById("alerts-slot").replaceChildren(alertControls());
+  document.getElementById("language-slot").replaceChildren(languagePicker(async () => {
+    drawAll();
+    alertTurns();
+    await draw();
+  }));
+  drawMailSettings().catch((error) => toast(error.message));
+}
+
+async function main() {
+  await loadLanguage();
+  await refresh();
+  drawAll();
+  setInterval(refresh, POLL_MS);
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden) refresh();
+  });
+}
+
+main().catch((error) => toast(error.message));
