@@ -163,7 +163,7 @@ def test_no_mail_when_opted_out_without_an_address_or_at_a_real_time_table(
         make_client: Callable[..., TestClient], smtp: SmtpServer) -> None:
     client = with_smtp(make_client, smtp.port)
     signed_up(client, "Ada", "ada@example.org", False)
-    table_id, _bob = turn_based_table(client)
+    turn_based_table(client)  # her turn at once, but she did not opt in
     quiet_for(0.5, smtp.inbox, 0)
     # Opting in afterwards counts from her next turn; a real-time table never mails.
     assert client.post("/api/me/alerts", json={"email": "ada@example.org", "email_turns": True}).status_code == 200
