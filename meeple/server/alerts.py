@@ -16,6 +16,7 @@ from collections.abc import Coroutine
 from email.message import EmailMessage
 from typing import Any
 
+from meeple.server.clocks import TURNBASED
 from meeple.server.i18n import LANGUAGES, load_messages
 from meeple.server.mail import Mailer, compose
 from meeple.server.runtime import LiveTable, TableRuntime
@@ -23,15 +24,11 @@ from meeple.server.store import HUMAN, Store, TurnMail
 
 log = logging.getLogger("meeple.server.alerts")
 
-TURN_BASED = "turn_based"
-
 
 def is_turn_based(table: LiveTable) -> bool:
-    """Whether players of ``table`` may be mailed when it is their turn: the one rule of it.
-
-    A table whose ``mode`` is ``turn_based`` (tables get a mode with the clocks of issue 18; until
-    then nothing sets it, so no table mails)."""
-    return getattr(table, "mode", None) == TURN_BASED
+    """Whether players of ``table`` may be mailed when it is their turn: the one rule of it (the table
+    was created in the turn-based mode, ``meeple.server.clocks``)."""
+    return table.settings.mode == TURNBASED
 
 
 class TurnAlerts:

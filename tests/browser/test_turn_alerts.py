@@ -4,6 +4,7 @@ after a click on the bell); and the My games page, linked from the lobby, pollin
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -124,7 +125,7 @@ def test_another_browser_moving_brings_the_title_favicon_sound_and_notification(
 def test_my_games_lists_the_tables_waiting_for_me_first_and_follows_their_turns(
         browser: Browser, server: Server) -> None:
     ada = context(browser).new_page()
-    waiting_for_bob = new_table(ada, server)
+    waiting_for_bob = new_table(ada, server, mode="turn-based", speed="12h")
     bob = context(browser).new_page()
     assert bob.request.post(f"{server.url}/api/tables/{waiting_for_bob}/join",
                             data={"seat": 1, "name": "Bob"}).status == 200
@@ -142,6 +143,7 @@ def test_my_games_lists_the_tables_waiting_for_me_first_and_follows_their_turns(
     expect(rows.nth(0)).to_contain_text("Your turn")
     expect(rows.nth(1)).to_have_attribute("data-table", waiting_for_bob)
     expect(rows.nth(1)).to_contain_text("Waiting for Bob")
+    expect(rows.nth(1).locator(".time-left")).to_have_text(re.compile(r"^Bob: 11 hr \d+ min left$"))
     expect(rows.nth(1).locator(".last-move")).to_contain_text("Last move by Ada")
     expect(ada).to_have_title("● Your turn (1) — My games · meeple")
     assert "circle" in favicon(ada)

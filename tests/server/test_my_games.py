@@ -110,3 +110,16 @@ def test_a_citadels_table_gives_the_newest_public_log_entry_of_your_own_view(
     # The answer holds no other seat's private knowledge: no hand, no private log.
     text = json.dumps(table)
     assert "private_log" not in text and '"hand"' not in text
+
+
+def test_a_timed_table_says_how_long_the_waiting_seat_has(client: TestClient) -> None:
+    table_id = create_table(client, mode="turn-based", speed="12h")["table"]["id"]
+    bob = guest(client)
+    assert bob.post(f"/api/tables/{table_id}/join", json={"seat": 1, "name": "Bob"}).status_code == 200
+    [table] = my_tables(bob)
+    assert (table["waiting_for"], table["my_turn"], table["turn_based"]) == ([0], False, True)
+    [left] = table["time_left"]
+    assert left["seat"] == 0 and 12 * 3600_000 - 60_000 < left["ms"] <= 12 * 3600_000
+    untimed = create_table(client)["table"]["id"]
+    assert guest(client).post(f"/api/tables/{untimed}/join", json={"seat": 1, "name": "Cy"}).status_code == 200
+    assert {t["id"]: t["time_left"] for t in my_tables(client)}[untimed] == []

@@ -16,10 +16,12 @@ from aiosmtpd.controller import Controller
 from fastapi.testclient import TestClient
 
 from meeple.server import mail
-from meeple.server.alerts import TURN_BASED, TurnAlerts, is_turn_based
+from meeple.server.alerts import TurnAlerts, is_turn_based
 from meeple.server.mail import SmtpSettings
 from tests.server.conftest import create_table, guest
 from tests.server.test_api import live_table, wait_until
+
+TURN_BASED = {"mode": "turn-based", "speed": "24h"}
 
 
 def free_port() -> int:
@@ -81,10 +83,9 @@ def signed_up(client: TestClient, name: str, email: str | None, opted_in: bool, 
 
 
 def turn_based_table(client: TestClient) -> tuple[str, TestClient]:
-    """Ada (signed in, seat 0) opens a two-seat toy table, it is marked turn-based, Bob joins: the game
-    starts with Ada to move, and she has no socket open."""
-    table_id = create_table(client)["table"]["id"]
-    live_table(client, table_id).mode = TURN_BASED  # type: ignore[attr-defined]
+    """Ada (signed in, seat 0) opens a two-seat turn-based toy table (a day a move), Bob joins: the
+    game starts with Ada to move, and she has no socket open."""
+    table_id = create_table(client, **TURN_BASED)["table"]["id"]
     assert is_turn_based(live_table(client, table_id))
     bob = guest(client)
     assert bob.post(f"/api/tables/{table_id}/join", json={"seat": 1, "name": "Bob"}).status_code == 200
@@ -146,8 +147,7 @@ def test_no_mail_while_her_socket_is_open_nor_for_bobs_turns(
         make_client: Callable[..., TestClient], smtp: SmtpServer) -> None:
     client = with_smtp(make_client, smtp.port)
     signed_up(client, "Ada", "ada@example.org", True)
-    table_id = create_table(client)["table"]["id"]
-    live_table(client, table_id).mode = TURN_BASED  # type: ignore[attr-defined]
+    table_id = create_table(client, **TURN_BASED)["table"]["id"]
     with client.websocket_connect(f"/ws/tables/{table_id}") as socket_:
         assert socket_.receive_json()["type"] == "state"
         bob = guest(client)
@@ -173,8 +173,7 @@ def test_no_mail_when_opted_out_without_an_address_or_at_a_real_time_table(
     quiet_for(0.5, smtp.inbox, 0)
     # A guest (no account) at a turn-based table has no address to mail.
     carol = guest(client)
-    other = create_table(carol, name="Carol")["table"]["id"]
-    live_table(client, other).mode = TURN_BASED  # type: ignore[attr-defined]
+    other = create_table(carol, name="Carol", **TURN_BASED)["table"]["id"]
     assert guest(client).post(f"/api/tables/{other}/join", json={"seat": 1, "name": "Dan"}).status_code == 200
     quiet_for(0.5, smtp.inbox, 0)
 

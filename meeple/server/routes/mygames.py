@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -65,8 +66,8 @@ async def my_tables(request: Request) -> JSON:
     runtime = runtime_of(request)
     for table in tables:
         mine: list[int] = table["mine"]
-        current = table["current_player"]
-        table["waiting_for"] = [] if current is None or table["status"] != RUNNING else [current]
+        table["waiting_for"] = waiting_for(table)
+        table["time_left"] = time_left(table)
         table["my_turn"] = any(seat in mine for seat in table["waiting_for"])
         table["url"] = f"/tables/{table['id']}"
         table["last_event"] = None
@@ -81,6 +82,30 @@ async def my_tables(request: Request) -> JSON:
     tables.sort(key=last_activity, reverse=True)
     tables.sort(key=lambda table: 0 if table["my_turn"] else 2 if table["status"] == FINISHED else 1)
     return {"account": {"id": account[0], "name": account[1]} if account else None, "tables": tables}
+
+
+def waiting_for(table: JSON) -> list[int]:
+    """The seats that must act: the current player, and every seat whose clock runs (Citadels'
+    simultaneous decisions)."""
+    if table["status"] != RUNNING:
+        return []
+    clock = table.get("clock") or {}
+    seats = set(clock.get("running") or [])
+    if table["current_player"] is not None:
+        seats.add(table["current_player"])
+    return sorted(seats)
+
+
+def time_left(table: JSON) -> list[JSON]:
+    """Milliseconds left on the clock of each seat that must act (none without a clock), at the
+    server's ``now`` the clock was read at."""
+    clock = table.get("clock") or {}
+    if table["status"] != RUNNING or "remaining" not in clock:
+        return []
+    spent = max(0, round((datetime.fromisoformat(clock["now"]) - datetime.fromisoformat(clock["since"]))
+                         .total_seconds() * 1000))
+    return [{"seat": seat, "ms": max(0, clock["remaining"][seat] - (spent if seat in clock["running"] else 0))}
+            for seat in table["waiting_for"]]
 
 
 def last_public_event(view: Any) -> JSON | None:

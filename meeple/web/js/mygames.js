@@ -36,6 +36,22 @@ function ago(iso) {
   return format.format(Math.round(seconds), "second");
 }
 
+/** A duration as its two largest units in the page's language, e.g. "23 hr, 5 min". */
+function duration(ms) {
+  const units = [["day", 86400], ["hour", 3600], ["minute", 60], ["second", 1]];
+  let seconds = Math.max(0, Math.round(ms / 1000));
+  const parts = [];
+  for (const [unit, size] of units) {
+    if (parts.length === 2) break;
+    const count = Math.floor(seconds / size);
+    seconds -= count * size;
+    if (count || (parts.length === 0 && unit === "second")) {
+      parts.push(new Intl.NumberFormat(currentLanguage(), { style: "unit", unit, unitDisplay: "short" }).format(count));
+    } else if (parts.length) break;
+  }
+  return parts.join(" ");
+}
+
 /** The last move as words: the game's newest public log entry when it keeps one, else my own
  * action's label, else "made a move". */
 function lastMoveWords(table, renderer) {
@@ -69,6 +85,11 @@ function row(table, renderer) {
       class: `chip ${seat.kind}${table.mine.includes(seat.seat) ? " me" : ""}${table.waiting_for.includes(seat.seat) ? " turn" : ""}`,
     }, seatName(seat)))),
   ];
+  for (const left of table.time_left) {
+    const name = table.mine.includes(left.seat) ? t("seat.you") : seatName(table.seats[left.seat]);
+    parts.push(el("span", { class: "time-left", dataset: { seat: left.seat } },
+      `${name}: ${t("mygames.time_left", { time: duration(left.ms) })}`));
+  }
   if (table.last_move) {
     parts.push(el("span", { class: "last-move muted" },
       t("mygames.last_move", { name: seatName(table.seats[table.last_move.seat]), when: ago(table.last_move.at) }),
