@@ -157,7 +157,7 @@ async function drawMailSettings() {
   }
   const settings = await api("/api/me/alerts");
   const email = el("input", { id: "alert-email", type: "email", maxlength: 254, value: settings.email || "",
-    placeholder: "name@example.org", "aria-label": t("mygames.mail_address") });
+    placeholder: t("mygames.mail_placeholder"), "aria-label": t("mygames.mail_address") });
   const optIn = el("input", { id: "alert-email-turns", type: "checkbox", checked: settings.email_turns });
   const saved = el("span", { class: "muted", id: "mail-saved", role: "status" });
   const save = el("button", { id: "alert-save", class: "primary", type: "submit" }, t("mygames.mail_save"));
