@@ -5,8 +5,6 @@
 
 import { alertControls, TurnAlert } from "./alerts.js";
 import { api, copyText, el, languagePicker, loadLanguage, refusalText, seatName, t, toast, translatePage } from "./common.js";
-=======
->>>>>>> dcdde49 (My games page and API, your-turn alerts (title, favicon, sound, notifications), turn e-mails through a configured SMTP server (migration 0004: account e-mail settings, per-seat mail mark))
 import { loadRenderer } from "./games/index.js";
 import { installHelp } from "./help.js";
 import { confirmsUnused, setConfirmsUnused, unusedBenefits } from "./benefits.js";
