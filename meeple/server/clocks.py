@@ -167,9 +167,10 @@ class ClockState:
         return [seat for seat in self.running if self.left(seat, now) <= 0]
 
     def to_json(self, now: datetime) -> JSON:
-        """What clients are sent: the banks as of ``since`` and who runs, plus the server's ``now`` so a
-        page can count down from its own clock without trusting it to match the server's."""
-        return {"bank": self.bank_ms, "bonus": self.bonus_ms, "remaining": list(self.remaining),
+        """What clients are sent (beside the settings' bank and bonus, in seconds): the milliseconds left
+        as of ``since`` and who runs, plus the server's ``now`` so a page can count down from its own
+        clock without trusting it to match the server's."""
+        return {"remaining": list(self.remaining),
                 "since": self.since.isoformat(), "running": list(self.running), "now": now.isoformat(),
                 "deadline": deadline.isoformat() if (deadline := self.deadline()) else None}
 

@@ -1,8 +1,8 @@
 """Take the screenshots in docs/screenshots/: ``python -m tests.browser.screenshots``.
 
 Starts a real server on a temporary database, plays part of a Citadels game against three bots by
-clicking, and photographs the lobby, the table (in English, 繁體中文 and 日本語), the final scores and
-a replay.
+clicking, and photographs the lobby, the table (in English, 繁體中文 and 日本語), the final scores,
+a replay, and a table's clocks (turn-based, and a seat a bot took when its clock ran out).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
 from tests.browser.conftest import CHROMIUM, ROOT, Server
 from tests.browser.test_citadels_table import choose
@@ -28,6 +28,26 @@ def click_some(page: Page, count: int) -> None:
             page.locator(f'[data-action="{actions[choose(actions)]}"]').first.click()
             count -= 1
         page.wait_for_timeout(40)
+
+
+def clock_shots(browser: Browser, server: Server) -> None:
+    """A turn-based table's clocks, and the reclaim button after a 6-second clock ran out."""
+    ada = browser.new_context(viewport={"width": 1400, "height": 800})
+    for speed, name in (("24h", "clock-turn-based.png"), ({"bank": 6, "bonus": 1}, "clock-reclaim.png")):
+        mode = "turn-based" if speed == "24h" else "real-time"
+        created = ada.request.post(f"{server.url}/api/tables", data={
+            "game": "toy", "players": 2, "seat": 0, "name": "Ada", "mode": mode, "speed": speed,
+            "timeout_level": "easy"}).json()
+        table_id = created["table"]["id"]
+        browser.new_context().request.post(f"{server.url}/api/tables/{table_id}/join",
+                                           data={"seat": 1, "name": "Bob"})
+        page = ada.new_page()
+        page.goto(f"{server.url}/tables/{table_id}")
+        page.wait_for_selector(".seat-clock.running")
+        if mode == "real-time":
+            page.wait_for_selector("#reclaim", timeout=20_000)
+        page.wait_for_timeout(500)
+        page.screenshot(path=str(OUT / name))
 
 
 def main() -> None:
@@ -76,6 +96,7 @@ def main() -> None:
                 page.wait_for_selector(".table-row")
                 page.wait_for_timeout(300)
                 page.screenshot(path=str(OUT / "lobby.png"))
+                clock_shots(browser, server)
                 browser.close()
         finally:
             server.stop()

@@ -78,6 +78,8 @@ def test_a_fast_clock_runs_out_a_bot_takes_the_seat_and_the_player_reclaims_it(
         expect(page.locator(".clock-event.timeout_bot")).to_have_text(
             "Ada's time ran out: a bot (easy) took the seat.", timeout=15_000)
         expect(page.locator('.seat-chip[data-seat="0"]')).to_have_class(re.compile(r"\bbot\b"))
+        expect(page.locator('.seat-chip[data-seat="0"]')).to_contain_text("Ada (bot: easy)")
+        expect(page.locator(".clock-settings")).to_have_text("Real-time · Custom: 6 s + 1 s a move")
     expect(ada.locator("#reclaim")).to_be_visible()
     expect(bob.locator("#reclaim")).to_have_count(0)
     expect(ada.locator("#board")).to_have_attribute("data-version", "1")  # the bot moved for her

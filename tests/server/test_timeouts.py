@@ -85,6 +85,7 @@ def test_the_mode_and_speed_are_listed_and_the_clocks_start_with_the_game(client
     clock = listed["clock"]
     assert (listed["mode"], listed["speed"]) == ("turn-based", "24h")
     assert clock["remaining"] == [86_400_000, 86_400_000] and clock["running"] == [0]
+    assert (clock["bank"], clock["bonus"]) == (86_400, 86_400)  # seconds, as chosen; remaining in ms
     assert clock["deadline"] is not None
     untimed = create_table(client)["table"]
     assert (untimed["mode"], untimed["speed"], untimed["clock"]["bank"]) == ("real-time", "unlimited", None)

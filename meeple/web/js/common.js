@@ -151,6 +151,7 @@ export function botLevelName(level) {
 
 export function seatName(seat) {
   if (!seat) return "";
+  if (seat.stand_in) return t("clock.stand_in_name", { name: seat.name, level: botLevelName(seat.bot_level) });
   if (seat.kind === "bot") return t("seat.bot", { n: seat.seat + 1, level: botLevelName(seat.bot_level) });
   return seat.name || t("seat.open");
 }
