@@ -180,3 +180,74 @@ def test_ending_a_step_with_a_benefit_unused_asks_first_unless_turned_off(browse
     until_step_three_benefit(page, deadline)
     page.locator('#board [data-action="end"]').click()
     expect(dialog).to_be_visible()
+
+
+PHONE: ViewportSize = {"width": 390, "height": 844}
+#: Each game's own hand or board, which a phone shows in its first screen.
+OWN = {"citadels": "#hand", "burgundy": ".bg-player.me", "caylus": ".cy-player.me", "palais_royal": "#hand"}
+#: Where the page is, read at the top of the page: the boxes (top and bottom) of the action bar, of
+#: this seat's hand or board and of its first line, and of every other player's board.
+LAYOUT = """(own) => {
+  const box = (node) => {
+    const b = node.getBoundingClientRect();
+    return {top: b.top + scrollY, bottom: b.bottom + scrollY};
+  };
+  const mine = document.querySelector(own);
+  return {
+    bar: box(document.getElementById('actions')),
+    own: box(mine), ownFirstLine: box(mine.firstElementChild),
+    others: [...document.querySelectorAll('#board [data-board-seat]')].filter((n) => n.dataset.boardSeat !== '0')
+      .map((n) => ({seat: n.dataset.boardSeat, folded: n.classList.contains('folded'), ...box(n)})),
+    sideways: document.scrollingElement.scrollWidth > innerWidth,
+  };
+}"""
+
+
+@pytest.mark.parametrize("game", sorted(OWN))
+def test_a_phone_shows_the_essentials_first_and_folds_the_other_boards(browser: Browser, server: Server,
+                                                                        game: str) -> None:
+    if game not in game_names():
+        pytest.skip(f"{game} is not installed")
+    page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    fill_lobby(page, server, game, players=4)
+    create_table(page)
+    deadline = time.monotonic() + 90
+    # play (anything but ending a turn, when there is a choice) until this turn offers an action bar
+    while not page.locator("#actions [data-action]").count() or page.evaluate(OFFERED)["waiting"]:
+        assert time.monotonic() < deadline, "no turn offered an action bar"
+        actions = my_turn(page)
+        if page.locator("#actions [data-action]").count():
+            break
+        choice = next((a for a in actions if not a.startswith(("end", "pass"))), actions[0])
+        before = drawn_version(page)
+        page.locator(f'#board [data-action="{choice}"]').first.dispatch_event("click")
+        wait_past_version(page, before)
+    page.evaluate("() => window.scrollTo(0, 0)")
+
+    layout = page.evaluate(LAYOUT, OWN[game])
+    screen = PHONE["height"]
+    assert not layout["sideways"]
+    assert layout["bar"]["bottom"] <= screen, f"the action bar is in the first screen: {layout}"
+    assert layout["ownFirstLine"]["bottom"] <= screen, f"this seat's hand or board starts in the first screen: {layout}"
+    if game in ("citadels", "palais_royal"):
+        assert layout["own"]["bottom"] <= screen, f"the whole hand is in the first screen: {layout}"
+    others = layout["others"]
+    assert len(others) == 3 and all(board["folded"] for board in others), others
+    assert all(board["top"] >= layout["own"]["top"] for board in others), "no other board comes before this seat's"
+    assert all(board["bottom"] - board["top"] < 130 for board in others), f"a folded board is its header line: {others}"
+
+    # a tap unfolds a board and another folds it again; the choice survives the next update
+    toggle = page.locator('#board [data-board-seat="1"] .board-toggle')
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    toggle.tap()
+    board = page.locator('#board [data-board-seat="1"]')
+    expect(board).not_to_have_class(re.compile(r"\bfolded\b"))
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    unfolded = board.bounding_box()
+    assert unfolded is not None and unfolded["height"] > others[0]["bottom"] - others[0]["top"] + 20
+    before = drawn_version(page)
+    page.locator("#actions [data-action]").first.dispatch_event("click")
+    wait_past_version(page, before)
+    expect(page.locator('#board [data-board-seat="1"]')).not_to_have_class(re.compile(r"\bfolded\b"))
+    page.locator('#board [data-board-seat="1"] .board-toggle').tap()
+    expect(page.locator('#board [data-board-seat="1"]')).to_have_class(re.compile(r"\bfolded\b"))

@@ -8,6 +8,8 @@
 
 /** How long (ms) a change stays highlighted when this seat does not move first. */
 export const HIGHLIGHT_MS = 6000;
+/** How long (ms) a change counts as new (animated) after it is first drawn: the pulse's length. */
+const NEW_MS = 1500;
 /** How many moves' changes are remembered for the log lines (about a long game's public log). */
 const REMEMBERED = 600;
 
@@ -77,7 +79,7 @@ function targetsOf(root, path) {
 
 export class ChangeTracker {
   constructor() {
-    this.changes = []; // {version, paths, at, animated}, oldest first
+    this.changes = []; // {version, paths, at, drawnAt}, oldest first
     this.clearedAt = 0; // changes from before this time are no longer highlighted
     this.timer = null;
   }
@@ -94,19 +96,19 @@ export class ChangeTracker {
     this.clearedAt = Date.now();
   }
 
-  /** Mark under `root` what recent changes touched; a change drawn for the first time is animated. */
+  /** Mark under `root` what recent changes touched; a change first drawn moments ago is animated. */
   highlight(root) {
     for (const node of root.querySelectorAll(".changed, .changed-now")) node.classList.remove("changed", "changed-now");
     const now = Date.now();
     const live = this.changes.filter((change) => change.at >= this.clearedAt && now - change.at < HIGHLIGHT_MS);
     for (const change of live) {
+      change.drawnAt ??= now;
       for (const path of change.paths) {
         for (const node of targetsOf(root, path)) {
           node.classList.add("changed");
-          if (!change.animated) node.classList.add("changed-now");
+          if (now - change.drawnAt < NEW_MS) node.classList.add("changed-now");
         }
       }
-      change.animated = true;
     }
     clearTimeout(this.timer);
     if (live.length) {

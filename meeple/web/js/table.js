@@ -28,6 +28,7 @@ let shareUrl = `${window.location.origin}/`; // the server's address to share (/
 const changes = new ChangeTracker(); // what the last moves changed, highlighted on the board
 let focusedLogLine = null; // the log line whose move is outlined on the board (hover, tap, focus)
 const turnAlert = new TurnAlert();
+const openedBoards = new Set(); // other players' boards this page unfolded (folded ones show only their header on a phone)
 
 let connectionState = "connecting";
 
@@ -326,9 +327,44 @@ function draw() {
   drawLog();
   const board = document.getElementById("board");
   board.dataset.version = String(message.version);
-  board.replaceChildren(renderer.render(message, { act, readOnly: false }));
+  board.replaceChildren(renderer.render(message, { act, readOnly: false })); // decorated by the board's observer
+}
+
+/** What this page adds to a drawing: folds, highlights, the outline of a focused log line. Also run when
+ *  a drawing redraws itself (a stored tile or a room selected), replacing the board's child. */
+function decorateBoard() {
+  if (!message) return;
+  foldOtherBoards(document.getElementById("board"));
   changes.highlight(document.querySelector(".table-main"));
   if (focusedLogLine) showWhere(document.querySelector(`#log [data-path="${focusedLogLine}"]`));
+}
+
+/** Other players' boards (marked `data-board-seat` by the game's drawing) get a button that folds them
+ *  to their header line; on a phone (css: max-width 600px) they start folded, so this seat's own hand,
+ *  board and action bar come first. A spectator keeps the board of the seat to play open. */
+function foldOtherBoards(root) {
+  const own = message.seat ?? message.current_player;
+  for (const node of root.querySelectorAll("[data-board-seat]")) {
+    const seat = Number(node.dataset.boardSeat);
+    if (seat === own || !node.firstElementChild) continue;
+    node.querySelector(".board-toggle")?.remove();
+    const toggle = el("button", { class: "board-toggle", dataset: { seat } });
+    const show = () => {
+      const folded = !openedBoards.has(seat);
+      node.classList.toggle("folded", folded);
+      toggle.setAttribute("aria-expanded", String(!folded));
+      toggle.textContent = folded ? t("table.board_show") : t("table.board_hide");
+    };
+    toggle.addEventListener("click", (event) => {
+      event.stopPropagation();
+      if (openedBoards.has(seat)) openedBoards.delete(seat);
+      else openedBoards.add(seat);
+      show();
+    });
+    node.classList.add("other-board");
+    node.firstElementChild.append(toggle);
+    show();
+  }
 }
 
 /** Outline on the board what the move of log line `line` changed (null: nothing). */
@@ -363,6 +399,10 @@ async function main() {
     help.refresh();
   }));
   installLogFocus();
+  // a drawing that redraws itself replaces the board's child: decorate the new one too
+  new MutationObserver((records) => {
+    if (records.some((record) => [...record.addedNodes].some((node) => !node.classList?.contains("board-toggle")))) decorateBoard();
+  }).observe(document.getElementById("board"), { childList: true });
   const [first, site] = await Promise.all([api(`/api/tables/${tableId}`), api("/api/site")]);
   shareUrl = site.share_url;
   renderer = await loadRenderer(first.table.game);
