@@ -141,3 +141,10 @@ def check_replay(page: Page, board: str, piece: str, count: int, final: str) -> 
     page.click("#replay-last")
     expect(page.locator(final)).to_be_visible()
     expect(page.locator(f"{board} [data-action]")).to_have_count(0)
+
+
+def go_on_when_asked(page: Page) -> None:
+    """After a click: when the page asks first because the move leaves an optional benefit unused
+    (js/benefits.js), go on, as a player who meant that move does."""
+    if page.locator("#unused-dialog").count():
+        page.click("#unused-go-on")

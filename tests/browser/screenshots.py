@@ -14,6 +14,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from tests.browser.conftest import CHROMIUM, ROOT, Server
+from tests.browser.helpers import go_on_when_asked
 from tests.browser.test_citadels_table import choose
 
 OUT = ROOT / "docs" / "screenshots"
@@ -26,6 +27,7 @@ def click_some(page: Page, count: int) -> None:
         actions = page.locator("[data-action]").evaluate_all("els => els.map(e => e.dataset.action)")
         if actions and not page.locator("body.waiting-for-server").count():
             page.locator(f'[data-action="{actions[choose(actions)]}"]').first.click()
+            go_on_when_asked(page)
             count -= 1
         page.wait_for_timeout(40)
 

@@ -14,7 +14,14 @@ from playwright.sync_api import Browser, expect
 
 from meeple.core.registry import game_names
 from tests.browser.conftest import Server, record_frames, reload_and_check, screenshot_dir, views_by_version
-from tests.browser.helpers import check_own_views, create_table, fill_lobby, first_preferred, next_turn
+from tests.browser.helpers import (
+    check_own_views,
+    create_table,
+    fill_lobby,
+    first_preferred,
+    go_on_when_asked,
+    next_turn,
+)
 
 pytestmark = pytest.mark.skipif("burgundy" not in game_names(), reason="the Burgundy engine is not installed")
 
@@ -84,6 +91,7 @@ def test_a_whole_burgundy_game_against_a_bot_by_clicking(browser: Browser, serve
             switched = True
             continue
         page.locator(f'[data-action="{choose(shown["actions"])}"]').first.click()
+        go_on_when_asked(page)
         clicks += 1
         if clicks == 15 and not reloaded:
             reload_and_check(page, server, table_id, ".burgundy")
@@ -140,6 +148,7 @@ def test_secret_board_choices_stay_hidden_until_revealed(browser: Browser, serve
             assert not page.locator('.bg-estate[data-seat="1"]').count()
         action = next(a for a in shown["actions"] if a.startswith(("board:", "start:")))
         page.locator(f'[data-action="{action}"]').first.click()
+        go_on_when_asked(page)
         clicked.append(action)
     assert [a.split(":")[0] for a in clicked] == ["board", "start"]
     expect(page.locator('.bg-estate[data-seat="1"]')).to_be_visible()

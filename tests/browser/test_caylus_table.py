@@ -14,7 +14,15 @@ from playwright.sync_api import Browser, Page, expect
 
 from meeple.core.registry import game_names
 from tests.browser.conftest import Server, record_frames, reload_and_check, screenshot_dir, views_by_version
-from tests.browser.helpers import check_own_views, check_replay, create_table, fill_lobby, first_preferred, next_turn
+from tests.browser.helpers import (
+    check_own_views,
+    check_replay,
+    create_table,
+    fill_lobby,
+    first_preferred,
+    go_on_when_asked,
+    next_turn,
+)
 
 pytestmark = pytest.mark.skipif("caylus" not in game_names(), reason="the Caylus engine is not installed")
 
@@ -98,6 +106,7 @@ def test_a_whole_caylus_game_against_a_bot_by_clicking(browser: Browser, server:
         kinds.add(view["pending"]["kind"])
         choice = choose(actions, view, 0)
         page.locator(f'[data-action="{choice}"]').click()
+        go_on_when_asked(page)
         clicks += 1
         if clicks == 40 and not reloaded:
             reload_and_check(page, server, table_id, ".caylus")

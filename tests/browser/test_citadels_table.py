@@ -10,7 +10,15 @@ from playwright.sync_api import Browser, expect
 
 from meeple.core.registry import game_names
 from tests.browser.conftest import Server, record_frames, reload_and_check, views_by_version
-from tests.browser.helpers import check_own_views, create_table, fill_lobby, first_preferred, join_by_invite, next_turn
+from tests.browser.helpers import (
+    check_own_views,
+    create_table,
+    fill_lobby,
+    first_preferred,
+    go_on_when_asked,
+    join_by_invite,
+    next_turn,
+)
 
 pytestmark = pytest.mark.skipif("citadels" not in game_names(), reason="the Citadels engine is not installed")
 
@@ -56,6 +64,7 @@ def test_a_whole_citadels_game_against_three_bots_by_clicking(browser: Browser, 
         assert sorted(actions) == sorted(set(latest["legal"])), "every legal action is clickable, nothing else"
         assert sorted(shown["hand"]) == sorted(latest["view"]["hand"])
         page.locator(f'[data-action="{actions[choose(actions)]}"]').first.click()
+        go_on_when_asked(page)
         clicks += 1
         if clicks == 12 and not reloaded:
             reload_and_check(page, server, table_id)
@@ -105,6 +114,7 @@ def test_two_people_and_two_bots_play_citadels_in_two_browsers(browser: Browser,
             shown = page.evaluate(SHOWN, seat)
             if shown["actions"] and not shown["waiting"]:
                 page.locator(f'[data-action="{shown["actions"][choose(shown["actions"])]}"]').first.click()
+                go_on_when_asked(page)
                 moved = True
         if not moved:
             ada.wait_for_timeout(30)

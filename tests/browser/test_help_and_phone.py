@@ -20,7 +20,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 from meeple.core.registry import game_names
 from meeple.server.explain import explain
 from tests.browser.conftest import ROOT, Server
-from tests.browser.helpers import create_table, drawn_version, fill_lobby, wait_past_version
+from tests.browser.helpers import create_table, drawn_version, fill_lobby, go_on_when_asked, wait_past_version
 from tests.browser.test_citadels_table import choose
 
 HELP = ROOT / "meeple" / "web" / "help"
@@ -65,6 +65,7 @@ def play(page: Page, clicks: int, *, through_help: bool = False) -> int:
             target.dispatch_event("click")
         else:
             target.click()
+        go_on_when_asked(page)
         made += 1
         wait_past_version(page, before)
     return made

@@ -16,7 +16,15 @@ from playwright.sync_api import Browser, Page, expect
 
 from meeple.core.registry import game_names
 from tests.browser.conftest import Server, record_frames, reload_and_check, screenshot_dir, views_by_version
-from tests.browser.helpers import check_own_views, check_replay, create_table, fill_lobby, next_turn, wait_past_version
+from tests.browser.helpers import (
+    check_own_views,
+    check_replay,
+    create_table,
+    fill_lobby,
+    go_on_when_asked,
+    next_turn,
+    wait_past_version,
+)
 
 pytestmark = pytest.mark.skipif("palais_royal" not in game_names(), reason="the Palais Royal engine is not installed")
 
@@ -185,6 +193,7 @@ def test_a_whole_palais_royal_game_against_a_bot_by_clicking(browser: Browser, s
                 shoot(page, "palais_royal-table-phone.png", 390, 844)
                 shot = True
         page.locator(f'[data-action="{choice}"]').click()
+        go_on_when_asked(page)
         clicks += 1
         if clicks == 60 and not reloaded:
             reload_and_check(page, server, table_id, ".palais-royal")
