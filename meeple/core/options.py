@@ -21,7 +21,9 @@ class Option:
 
     ``choices`` lists every allowed value when the set is finite; otherwise ``kind`` gives the type
     and ``minimum``/``maximum`` bound integers. ``None`` is allowed only when it is the default or
-    listed in ``choices``. ``group`` is one of ``OPTION_GROUPS``.
+    listed in ``choices``. ``group`` is one of ``OPTION_GROUPS``. ``suggestions`` names the usual
+    values of a free-form option (e.g. a board mode among board lists), which the lobby offers by name
+    beside a field for any other value.
     """
 
     name: str
@@ -32,11 +34,14 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     group: str = "rules"
+    suggestions: tuple[OptionValue, ...] = ()
 
     def __post_init__(self) -> None:
         if self.group not in OPTION_GROUPS:
             groups = ", ".join(OPTION_GROUPS)
             raise ValueError(f"option {self.name!r}: group must be one of {groups}, not {self.group!r}")
+        if self.suggestions and (self.choices is not None or self.default not in self.suggestions):
+            raise ValueError(f"option {self.name!r}: suggestions are for free-form options and include the default")
 
     def validate(self, value: Any) -> OptionValue:
         if self.choices is not None:
@@ -71,6 +76,7 @@ class Option:
             "maximum": self.maximum,
             "description": self.description,
             "group": self.group,
+            "suggestions": list(self.suggestions),
         }
 
 

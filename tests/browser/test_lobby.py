@@ -80,6 +80,31 @@ def test_a_table_is_created_from_a_preset_in_japanese(browser: Browser, server: 
     assert table["seats"][1]["bot_level"] == "medium"
 
 
+def test_free_form_options_offer_their_usual_values_by_name_and_any_other(browser: Browser, server: Server) -> None:
+    page = browser.new_context(viewport={"width": 1280, "height": 1000}).new_page()
+    page.goto(server.url + "/")
+    page.select_option("#game", "palais_royal")
+    page.locator("details.options-box summary").click()
+    expect(page.locator("#option-layout option:checked")).to_have_text("Rooms shuffled (standard)")
+    expect(page.locator("#option-layout-other")).to_be_hidden()
+    page.select_option("#preset", "first_game")
+    expect(page.locator("#option-layout option:checked")).to_have_text("The rulebook's layout for a first game")
+
+    page.select_option("#game", "burgundy")
+    page.fill("#players", "2")
+    page.dispatch_event("#players", "change")
+    page.fill("#name", "Ada")
+    page.select_option("#option-boards", "other")
+    expect(page.locator("#option-boards-other")).to_be_visible()
+    page.fill("#option-boards-other", "3,6")
+    page.dispatch_event("#option-boards-other", "change")
+    expect(page.locator("#preset")).to_have_value("custom")
+    page.click("#create-button")
+    page.wait_for_url(TABLE_URL)
+    table = httpx.get(f"{server.url}/api/tables/{page.url.rsplit('/', 1)[1]}", timeout=10).json()["table"]
+    assert table["options"]["boards"] == "3,6"
+
+
 def test_the_table_list_filters_by_game_mode_and_free_seats(browser: Browser, server: Server) -> None:
     toy_waiting = create_by_api(server)["id"]
     toy_full = create_by_api(server, seats=[{"kind": "human"}, {"kind": "bot", "level": "easy"}])["id"]

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from meeple.bots import BOT_KINDS
+from meeple.core.errors import InvalidOptions
 from meeple.core.options import OPTION_GROUPS, Option
 from meeple.core.registry import GAME_CLASSES, load_game
 from meeple.server import i18n
@@ -40,6 +41,7 @@ def lobby_keys(game: str) -> set[str]:
         values = option["choices"] if option["choices"] is not None else [option["default"]]
         keys |= {f"{base}.choice.{value_key(value)}" for value in values
                  if not isinstance(value, bool) and (value is None or option["choices"] is not None)}
+        keys |= {f"{base}.choice.{value_key(value)}" for value in option["suggestions"]}
     for preset in described["presets"]:
         keys |= {f"{game}.preset.{preset}", f"{game}.preset.{preset}.about"}
     return keys
@@ -70,9 +72,13 @@ def test_options_name_a_known_group_and_the_words_are_not_english_in_other_langu
             assert messages[key] != english[key], f"{key} is not translated into {language}"
 
 
-def test_an_option_in_an_unknown_group_is_refused() -> None:
+def test_an_option_in_an_unknown_group_or_with_stray_suggestions_is_refused() -> None:
     with pytest.raises(ValueError, match="group must be one of setup, rules, scoring, research"):
         Option("speed", 1, "how fast", group="misc")
+    with pytest.raises(ValueError, match="suggestions are for free-form options and include the default"):
+        Option("layout", "random", "rooms", kind=str, suggestions=("first_game",))
+    with pytest.raises(ValueError, match="suggestions are for free-form options"):
+        Option("edge", "a", "edges", choices=("a", "b"), suggestions=("a",))
 
 
 @pytest.mark.parametrize("language", list(LANGUAGES))
@@ -86,3 +92,21 @@ def test_bot_levels_option_groups_modes_and_statuses_have_words(language: str) -
         assert messages[f"lobby.mode.{mode}"]
     for status in ("open", "running", "finished"):
         assert messages[f"lobby.status.{status}"]
+
+
+@pytest.mark.parametrize("game", SHIPPED_GAMES)
+def test_every_suggested_value_starts_a_game_alone_or_with_a_preset(game: str) -> None:
+    """A suggestion may need another option (Burgundy's random boards need chosen start castles): then a
+    preset the lobby offers holds the combination."""
+    rules = load_game(game)
+    suggested = [(option.name, value) for option in rules.options.values() for value in option.suggestions]
+    assert suggested or game in ("citadels", "caylus")
+    for name, value in suggested:
+        started = []
+        for base in [{}, *rules.presets.values()]:
+            try:
+                state = rules.new_game(players=rules.max_players, seed=3, options={**base, name: value})
+            except InvalidOptions:
+                continue
+            started.append(state.options[name] == value)
+        assert any(started), f"{game}: {name}={value!r} starts no game"

@@ -21,6 +21,7 @@ OPTIONS = OptionSet(
             "or one board id per seat, e.g. '3,6,1,1'",
             kind=str,
             group="setup",
+            suggestions=("basic", "random", "choose"),
         ),
         Option("random_board_pool", "1,2,3,5,6,7,9", "boards the 'random' mode draws from (D22)", kind=str,
                group="setup"),

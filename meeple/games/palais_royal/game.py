@@ -22,7 +22,8 @@ OPTIONS = OptionSet(
     (
         Option("layout", "random",
                "room layout (§1.2): 'random' (standard), 'first_game' (the rulebook's suggestion) or 9 "
-               "comma-separated room codes in row-major order, row 0 next to the garden", kind=str, group="setup"),
+               "comma-separated room codes in row-major order, row 0 next to the garden", kind=str, group="setup",
+               suggestions=("random", "first_game")),
         Option("gate_fixed_centre", False, "D-19: keep the Gate in the centre and shuffle only the other 8 rooms",
                choices=(False, True), group="setup"),
         Option("initial_placement", "fixed_3_2",

@@ -55,6 +55,7 @@ function optionField(game, option) {
   let control;
   let read;
   let write;
+  let extra = null;
   if (isSwitch) {
     control = el("input", { id, type: "checkbox", checked: option.default === true });
     read = () => control.checked;
@@ -64,6 +65,25 @@ function optionField(game, option) {
       choices.map((choice, index) => el("option", { value: String(index) }, valueLabel(game, option, choice))));
     read = () => choices[Number(control.value)];
     write = (value) => { control.value = String(Math.max(choices.indexOf(value), 0)); };
+  } else if (option.suggestions?.length) {
+    // the usual values by name, and "other" opens a field for any value the game accepts
+    const OTHER = "other";
+    const select = el("select", { id },
+      option.suggestions.map((value, index) => el("option", { value: String(index) }, valueLabel(game, option, value))),
+      el("option", { value: OTHER }, t("lobby.option_other")));
+    const other = el("input", { id: `${id}-other`, type: "text", "aria-label": name });
+    const showOther = () => { other.hidden = select.value !== OTHER; };
+    select.addEventListener("change", showOther);
+    control = select;
+    read = () => (select.value === OTHER ? other.value.trim() || option.default : option.suggestions[Number(select.value)]);
+    write = (value) => {
+      const index = option.suggestions.indexOf(value);
+      select.value = index >= 0 ? String(index) : OTHER;
+      other.value = index >= 0 ? "" : String(value ?? "");
+      showOther();
+    };
+    other.addEventListener("change", () => select.dispatchEvent(new Event("change")));
+    extra = other;
   } else {
     const placeholder = option.default === null ? valueLabel(game, option, null) : undefined;
     control = el("input", option.type === "int"
@@ -78,7 +98,7 @@ function optionField(game, option) {
   control.dataset.option = option.name;
   write(option.default);
   const label = el("label", { class: isSwitch ? "option-name switch" : "option-name", for: id },
-    isSwitch ? control : null, el("span", {}, name), isSwitch ? null : control);
+    isSwitch ? control : null, el("span", {}, name), isSwitch ? null : control, extra);
   const row = el("div", { class: "option", dataset: { optionRow: option.name } }, label, about);
   return { option, control, row, read, write };
 }
