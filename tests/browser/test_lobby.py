@@ -103,6 +103,10 @@ def test_free_form_options_offer_their_usual_values_by_name_and_any_other(browse
     page.wait_for_url(TABLE_URL)
     table = httpx.get(f"{server.url}/api/tables/{page.url.rsplit('/', 1)[1]}", timeout=10).json()["table"]
     assert table["options"]["boards"] == "3,6"
+    page.goto(server.url + "/")  # the list says the table's rules are custom, and which options changed
+    rules = page.locator(f"[data-table='{table['id']}'] .rules")
+    expect(rules).to_have_text("Custom")
+    expect(rules).to_have_attribute("title", "Estate boards: 3,6")
 
 
 def test_the_table_list_filters_by_game_mode_and_free_seats(browser: Browser, server: Server) -> None:
@@ -119,6 +123,8 @@ def test_the_table_list_filters_by_game_mode_and_free_seats(browser: Browser, se
     expect(page.locator(f"[data-table='{citadels}'] .status")).to_have_text("waiting for players")
     expect(page.locator(f"[data-table='{citadels}'] .free-seats")).to_have_text("2 free")
     expect(page.locator(f"[data-table='{toy_full}'] .status")).to_have_text("in play")
+    expect(page.locator(f"[data-table='{citadels}'] .rules")).to_have_text("Classic")  # its preset
+    expect(page.locator(f"[data-table='{toy_full}'] .rules")).to_have_count(0)  # the toy game has no words
 
     page.select_option("#filter-game", "citadels")
     expect(page.locator(".table-row")).to_have_count(1)

@@ -258,6 +258,19 @@ function renderCreateForm() {
   };
 }
 
+/** The rules a table is played with: the preset its options match (or "Custom"), the changed options
+ * listed in its tooltip; nothing for a game without lobby words. */
+function rulesChip(table) {
+  const game = catalogue.games.find((g) => g.name === table.game);
+  if (!game?.options.length || tMaybe(`${game.name}.option.${game.options[0].name}`) === undefined) return null;
+  const matching = presetsOf(game).find((preset) =>
+    game.options.every((option) => preset.values[option.name] === table.options[option.name]));
+  const changed = game.options.filter((option) => table.options[option.name] !== option.default).map((option) =>
+    `${t(`${game.name}.option.${option.name}`)}: ${valueLabel(game.name, option, table.options[option.name])}`);
+  return el("span", { class: "chip rules", title: changed.join("\n") || undefined },
+    matching ? matching.label : t("lobby.preset_custom"));
+}
+
 function freeSeats(table) {
   return table.seats.filter((seat) => !seat.taken).length;
 }
@@ -285,6 +298,7 @@ function tableRow(table) {
     el("strong", {}, gameTitle(table.game, table.title)),
     el("span", { class: `status status-${table.status}` }, t(`lobby.status.${table.status}`)),
     el("span", { class: "chip mode" }, t(`lobby.mode.${table.mode}`)),
+    rulesChip(table),
     el("span", { class: "muted" }, t("lobby.players_n", { n: table.players })),
     free ? el("span", { class: "free-seats" }, t("lobby.seats_free_n", { n: free })) : null,
     seats, result, el("span", { class: "muted when" }, when), el("span", { class: "row-actions" }, actions));
