@@ -9,7 +9,9 @@ from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.conftest import Server
+from tests.browser.conftest import Server, screenshot_dir
+
+SHOTS = screenshot_dir()  # docs/screenshots/ only with MEEPLE_SCREENSHOTS=1
 
 GAME = "Toy high card"  # the toy game's title (no translation of its own)
 YOUR_TURN = f"● Your turn — {GAME} · meeple"
@@ -61,6 +63,7 @@ def favicon(page: Page) -> str:
 
 
 def click_first_action(page: Page) -> None:
+    expect(page.locator("#actions button.action").first).to_be_visible()
     version = page.evaluate("Number(document.getElementById('board').dataset.version)")
     page.locator("#actions button.action").first.click()
     page.wait_for_function(f"Number(document.getElementById('board').dataset.version) > {version}")
@@ -156,6 +159,8 @@ def test_my_games_lists_the_tables_waiting_for_me_first_and_follows_their_turns(
     expect(ada.locator('.my-group[data-group="waiting"] .my-row')).to_have_count(2)
     expect(ada.locator(f'.my-row[data-table="{waiting_for_bob}"] .last-move')).to_contain_text("Last move by Bob")
     assert ada.evaluate("window.__notices.length") == 1
+    ada.set_viewport_size({"width": 1200, "height": 560})
+    ada.screenshot(path=str(SHOTS / "my-games.png"))
 
     ada.locator(f'.my-row[data-table="{mine}"] a.button').click()
     ada.wait_for_url(f"{server.url}/tables/{mine}")

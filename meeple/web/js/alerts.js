@@ -2,7 +2,7 @@
 // hidden, an optional sound (made here with WebAudio) and a browser notification (asked for only
 // after a click on the bell). The two choices are kept in localStorage.
 
-import { el, t, toast } from "./common.js";
+import { el, svg, t, toast } from "./common.js";
 
 const PREFS_KEY = "meeple.alerts";
 const FAVICON = "/static/favicon.svg";
@@ -64,11 +64,20 @@ function setFavicon(marked) {
   link.dataset.turn = marked ? "yes" : "no";
 }
 
+// Drawn here rather than as emoji, which not every system's fonts have.
+const BELL = "M12 3a6 6 0 0 0-6 6v4l-2 3h16l-2-3V9a6 6 0 0 0-6-6zm-2.5 15a2.5 2.5 0 0 0 5 0z";
+const NOTE = "M10 4v10.3A3.5 3.5 0 1 0 12 17.5V8h5V4z";
+
+function icon(path) {
+  return svg("svg", { viewBox: "0 0 24 24", width: 16, height: 16, "aria-hidden": "true" },
+    svg("path", { d: path, fill: "currentColor" }));
+}
+
 /** The bell (notifications) and note (sound) toggles for a page's header. */
 export function alertControls() {
   const prefs = alertPrefs();
-  const bell = el("button", { type: "button", id: "alert-notify", class: "alert-toggle" }, "🔔");
-  const sound = el("button", { type: "button", id: "alert-sound", class: "alert-toggle" }, "♪");
+  const bell = el("button", { type: "button", id: "alert-notify", class: "alert-toggle" }, icon(BELL));
+  const sound = el("button", { type: "button", id: "alert-sound", class: "alert-toggle" }, icon(NOTE));
   const paint = () => {
     const current = alertPrefs();
     const notifying = current.notify && notificationsAllowed();

@@ -86,7 +86,7 @@ function row(table, renderer) {
     }, seatName(seat)))),
   ];
   for (const left of table.time_left) {
-    const name = table.mine.includes(left.seat) ? t("seat.you") : seatName(table.seats[left.seat]);
+    const name = seatName(table.seats[left.seat]) + (table.mine.includes(left.seat) ? ` (${t("seat.you")})` : "");
     parts.push(el("span", { class: "time-left", dataset: { seat: left.seat } },
       `${name}: ${t("mygames.time_left", { time: duration(left.ms) })}`));
   }
