@@ -53,8 +53,9 @@ def test_moves_queued_together_share_one_batch_and_a_taken_move_is_refused_alone
     assert writer.writes == 22 and writer.batches == 2  # the held write, then all 21 moves together
     with engine.connect() as connection:
         actions = connection.execute(text("select table_id, idx, seat, notation from actions")).all()
-        tables = dict(connection.execute(text("select id, moves from game_tables")).all())
-        players = dict(connection.execute(text("select id, current_player from game_tables")).all())
+        tables: dict[str, int] = dict(connection.execute(text("select id, moves from game_tables")).tuples().all())
+        players: dict[str, int] = dict(
+            connection.execute(text("select id, current_player from game_tables")).tuples().all())
     assert sorted(actions) == sorted([(table_id, 0, 0, f"a{index}") for index, table_id in enumerate(ids)]
                                      + [(table_id, 1, 0, f"b{index}") for index, table_id in enumerate(ids)])
     assert tables == dict.fromkeys(ids, 2) and players == dict.fromkeys(ids, 1)
