@@ -27,14 +27,15 @@ def test_moves_queued_together_share_one_batch_and_a_taken_move_is_refused_alone
                                     host_token_hash="h", created_at=datetime.now(UTC), finished_at=None,
                                     seats=[SeatRow(HUMAN), SeatRow(HUMAN)]))
     writer = DatabaseWriter(store.sessions)
-    release = threading.Event()
+    entered, release = threading.Event(), threading.Event()
 
     def hold(_session: Session) -> None:
-        release.wait(10)  # the writer thread waits here while the moves queue up behind
+        entered.set()
+        release.wait(30)  # the writer thread waits here while the moves queue up behind
 
     async def write_all() -> list[BaseException | None]:
         held = asyncio.ensure_future(writer.write(hold))
-        await asyncio.sleep(0.05)
+        assert await asyncio.to_thread(entered.wait, 30)
         moves = [Move(table_id=table_id, start=0, seat=0, notations=[f"a{index}", f"b{index}"], current_player=1)
                  for index, table_id in enumerate(ids)]
         moves.insert(10, Move(table_id="t3", start=0, seat=1, notations=["again"], current_player=0))  # taken
@@ -53,9 +54,8 @@ def test_moves_queued_together_share_one_batch_and_a_taken_move_is_refused_alone
     assert writer.writes == 22 and writer.batches == 2  # the held write, then all 21 moves together
     with engine.connect() as connection:
         actions = connection.execute(text("select table_id, idx, seat, notation from actions")).all()
-        tables: dict[str, int] = dict(connection.execute(text("select id, moves from game_tables")).tuples().all())
-        players: dict[str, int] = dict(
-            connection.execute(text("select id, current_player from game_tables")).tuples().all())
+        tables = {row[0]: row[1] for row in connection.execute(text("select id, moves from game_tables"))}
+        players = {row[0]: row[1] for row in connection.execute(text("select id, current_player from game_tables"))}
     assert sorted(actions) == sorted([(table_id, 0, 0, f"a{index}") for index, table_id in enumerate(ids)]
                                      + [(table_id, 1, 0, f"b{index}") for index, table_id in enumerate(ids)])
     assert tables == dict.fromkeys(ids, 2) and players == dict.fromkeys(ids, 1)
