@@ -95,6 +95,10 @@ class TableChange:
     events: list[tuple[str, int, dict[str, Any]]]  # kind, seat, data
     seat_kinds: dict[int, tuple[str, str | None]] = field(default_factory=dict)  # seat: kind, bot level
     bot_job: tuple[int, str] | None = None  # seat, level: a bot must now make move ``version``
+    deadline: datetime | None = None  # when the keeper must look again, if not the clocks' (a vote's end)
+    events_seen: int | None = None
+    """How many events the table had when this change was decided: written only if it still has as
+    many, so two changes decided at once in two processes (two ballots) never overwrite each other."""
 
 
 @dataclass
@@ -337,13 +341,19 @@ class Store:
         ``Conflict``: a move came first); returns the events as written."""
         now = datetime.now(UTC)
         with self.sessions.begin() as session:
+            values = clock_values(change.clock)
+            if change.deadline is not None:
+                values["deadline"] = change.deadline
             result = session.execute(
                 update(GameTable).where(GameTable.id == change.table_id, GameTable.moves == change.version,
                                         GameTable.status == RUNNING)
-                .values(vote=change.vote, expiry_claimed_by=None, expiry_lease_until=None,
-                        **clock_values(change.clock)))
+                .values(vote=change.vote, expiry_claimed_by=None, expiry_lease_until=None, **values))
             if not result.rowcount:  # type: ignore[attr-defined]
                 raise Conflict(f"table {change.table_id} moved on from version {change.version}")
+            seen = session.scalar(select(func.count()).select_from(TableEvent)
+                                  .where(TableEvent.table_id == change.table_id))
+            if change.events_seen is not None and seen != change.events_seen:
+                raise Conflict(f"table {change.table_id} changed meanwhile")
             for seat, (kind, level) in change.seat_kinds.items():
                 session.execute(update(Seat).where(Seat.table_id == change.table_id, Seat.seat == seat)
                                 .values(kind=kind, bot_level=level))
@@ -615,6 +625,8 @@ def clock_json(settings: ClockSettings, clock: ClockState | None, vote: dict[str
     data["vote"] = vote
     if clock is not None:
         data.update(clock.to_json(datetime.now(UTC)))
+        if vote is not None:  # every clock stands still; the vote's end is the table's deadline
+            data["deadline"] = vote.get("until")
     if events is not None:
         data["events"] = events
     return data

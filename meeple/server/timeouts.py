@@ -12,8 +12,10 @@ only succeeds while no move came meanwhile (``Store.change_table``):
   the player may reclaim the seat (``reclaim``) whenever they come back.
 - ``vote``: every clock stops and the other seated players vote to ``skip`` the player's turn (the
   simplest bot plays it for them; the seat stays theirs) or to hand the seat to a ``bot``. A choice
-  wins with more than half of the voters; a tie once all have voted skips. With nobody to vote, a bot
-  takes the seat. Until the vote ends, the late player may still move (that ends the vote).
+  wins with more than half of the voters (those still seated); a tie once all have voted skips. With
+  nobody to vote, a bot takes the seat. A vote lasts at most ``vote_window`` (one bonus, at least a
+  minute: its end is the table's deadline meanwhile); undecided by then, a bot takes the seat. Until
+  the vote ends, the late player may still move (that ends the vote).
 
 A player who gets their seat back (reclaim, or a skipped turn) restarts with
 ``clocks.reclaimed_time``: what they had left, but at least a quarter of the bank and at least one
@@ -27,11 +29,11 @@ import contextlib
 import logging
 import os
 import secrets
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from meeple.bots import make_bot
-from meeple.server.clocks import RULE_VOTE, reclaimed_time
+from meeple.server.clocks import RULE_VOTE, ClockState, reclaimed_time
 from meeple.server.runtime import LiveTable, Refused, TableRuntime
 from meeple.server.store import BOT, HUMAN, RUNNING, Conflict, Store, TableChange
 
@@ -93,6 +95,11 @@ class ClockKeeper:
                 await asyncio.wait_for(self._wake.wait(), self.poll)
 
 
+def vote_window(clock: ClockState) -> timedelta:
+    """How long the others have to decide: one move's bonus, at least a minute."""
+    return timedelta(milliseconds=max(clock.bonus_ms, 60_000))
+
+
 def _voters(table: LiveTable, late: int) -> list[int]:
     return [index for index, seat in enumerate(table.seats)
             if index != late and seat.kind == HUMAN and seat.token_hash is not None]
@@ -115,9 +122,12 @@ async def expire(runtime: TableRuntime, table_id: str) -> None:
     async with table.lock:
         await runtime.catch_up(table)
         clock = table.clock
-        if table.status != RUNNING or clock is None or table.vote is not None:
+        if table.status != RUNNING or clock is None:
             return
         now = datetime.now(UTC)
+        if table.vote is not None:
+            await _end_undecided_vote(runtime, table, clock, now)
+            return
         expired = clock.expired(now)
         late = [s for s in expired if table.seats[s].kind == HUMAN]
         if not late:
@@ -131,9 +141,10 @@ async def expire(runtime: TableRuntime, table_id: str) -> None:
         level = table.settings.level
         voters = _voters(table, seat)
         if table.settings.rule == RULE_VOTE and voters:
+            until = now + vote_window(clock)
             change = TableChange(table.id, table.version, clock.rerun(now, []),
-                                 {"seat": seat, "voters": voters, "ballots": {}},
-                                 [("vote_open", seat, {"voters": voters})])
+                                 {"seat": seat, "voters": voters, "ballots": {}, "until": until.isoformat()},
+                                 [("vote_open", seat, {"voters": voters})], deadline=until)
         else:
             still = [s for s in clock.running if s not in late]
             change = TableChange(table.id, table.version, clock.rerun(now, still), None,
@@ -148,8 +159,33 @@ async def expire(runtime: TableRuntime, table_id: str) -> None:
     runtime.bot_wake()
 
 
+async def _end_undecided_vote(runtime: TableRuntime, table: LiveTable, clock: ClockState, now: datetime) -> None:
+    """The vote's time is up without a decision: a bot takes the late player's seat."""
+    assert table.vote is not None
+    if now < datetime.fromisoformat(table.vote["until"]):
+        return
+    late, level = int(table.vote["seat"]), table.settings.level
+    change = TableChange(table.id, table.version, clock.rerun(now, []), None,
+                         [("vote_expired", late, {"level": level})], seat_kinds={late: (BOT, level)},
+                         events_seen=len(table.events))
+    if table.state is not None and table.state.current_player == late:
+        change.bot_job = (late, level)
+    with contextlib.suppress(Conflict):  # a ballot or a move came first
+        await _change(runtime, table, change)
+    runtime.bot_wake()
+
+
 async def vote(runtime: TableRuntime, table_id: str, seat: int | None, choice: Any) -> None:
-    """``seat`` votes on the open vote; once a choice has won, it is carried out."""
+    """``seat`` votes on the open vote; once a choice has won, it is carried out. A ballot cast at the
+    same moment in another process makes this one count again on the table as it is then."""
+    for _attempt in range(3):
+        with contextlib.suppress(Conflict):
+            await _vote_once(runtime, table_id, seat, choice)
+            return
+    raise Refused("busy", "the table kept changing; vote again", 409)
+
+
+async def _vote_once(runtime: TableRuntime, table_id: str, seat: int | None, choice: Any) -> None:
     table = await runtime.get(table_id, fresh=True)
     async with table.lock:
         await runtime.catch_up(table)
@@ -160,15 +196,17 @@ async def vote(runtime: TableRuntime, table_id: str, seat: int | None, choice: A
             raise Refused("not_a_voter", "only the other seated players vote on a player whose time ran out", 403)
         if choice not in VOTE_CHOICES:
             raise Refused("bad_choice", f"vote {' or '.join(VOTE_CHOICES)}")
-        ballots = {**ballot["ballots"], str(seat): choice}
         late = int(ballot["seat"])
-        decided = _decision(ballots, len(ballot["voters"]))
+        still = [v for v in ballot["voters"] if v in _voters(table, late)]  # a voter who left no longer counts
+        ballots = {key: made for key, made in {**ballot["ballots"], str(seat): choice}.items() if int(key) in still}
+        decided = _decision(ballots, len(still))
         now = datetime.now(UTC)
         clock = table.clock
         assert clock is not None
         if decided is None:
             change = TableChange(table.id, table.version, clock, {**ballot, "ballots": ballots},
-                                 [("vote_cast", seat, {"choice": choice})])
+                                 [("vote_cast", seat, {"choice": choice})],
+                                 deadline=datetime.fromisoformat(ballot["until"]))
         elif decided == HAND_TO_BOT:
             level = table.settings.level
             change = TableChange(table.id, table.version, clock.rerun(now, []), None,
@@ -181,10 +219,8 @@ async def vote(runtime: TableRuntime, table_id: str, seat: int | None, choice: A
             change = TableChange(table.id, table.version, restarted.rerun(now, runtime.timed_actors(table, table.state,
                                                                                                     voting=False)),
                                  None, [("vote_cast", seat, {"choice": choice}), ("vote_skip", late, {})])
-        try:
-            await _change(runtime, table, change)
-        except Conflict:
-            raise Refused("stale", "the table has moved on; vote again if the vote is still open", 409) from None
+        change.events_seen = len(table.events)
+        await _change(runtime, table, change)  # a Conflict: counted again by ``vote``
         if decided == SKIP:
             await _skip_turn(runtime, table, late)
     runtime.bot_wake()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -36,12 +36,16 @@ def age(client: TestClient, table_id: str, seconds: float) -> None:
         row = session.get(GameTable, table_id)
         assert row is not None and row.clock_at is not None
         shift = timedelta(seconds=seconds)
+        vote = dict(row.vote) if row.vote else None
+        if vote is not None:
+            vote["until"] = (datetime.fromisoformat(vote["until"]) - shift).isoformat()
         session.execute(update(GameTable).where(GameTable.id == table_id).values(
-            clock_at=aware(row.clock_at) - shift,
+            clock_at=aware(row.clock_at) - shift, vote=vote,
             deadline=aware(row.deadline) - shift if row.deadline is not None else None))
     held = client.app.state.runtime.live.get(table_id)  # type: ignore[attr-defined]
     if held is not None and held.clock is not None:  # this process's copy of the same clocks
         held.clock = replace(held.clock, since=held.clock.since - shift)
+        held.vote = vote
     client.app.state.clocks.wake()  # type: ignore[attr-defined]
 
 
@@ -177,6 +181,26 @@ def test_with_the_vote_rule_a_majority_hands_the_seat_to_a_bot(client: TestClien
     data = wait_for(client, table_id, lambda d: d["version"] >= 1)
     assert data["table"]["seats"][0]["kind"] == "bot" and data["table"]["seats"][0]["stand_in"]
     assert kinds(data) == ["vote_open", "vote_cast", "vote_bot"]
+
+
+def test_a_vote_left_undecided_ends_with_a_bot_taking_the_seat(client: TestClient) -> None:
+    created = create_table(client, players=3, timeout_rule="vote", **CLOCK)
+    table_id = created["table"]["id"]
+    bob, cy = guest(client), guest(client)
+    bob.post(f"/api/tables/{table_id}/join", json={"seat": 1, "name": "Bob"})
+    cy.post(f"/api/tables/{table_id}/join", json={"seat": 2, "name": "Cy"})
+    age(client, table_id, 61)
+    data = wait_for(client, table_id, lambda d: d["table"]["clock"]["vote"] is not None)
+    until = datetime.fromisoformat(data["table"]["clock"]["vote"]["until"])
+    assert data["table"]["clock"]["deadline"] == until.isoformat()  # the keeper looks again then
+    assert bob.post(f"/api/tables/{table_id}/vote", json={"choice": "bot"}).status_code == 200  # 1 of 2
+    age(client, table_id, 50)
+    time.sleep(1.5)  # the keeper has looked since
+    assert state(client, table_id)["table"]["clock"]["vote"] is not None  # a vote lasts a minute (bonus: 5 s)
+    age(client, table_id, 10)
+    data = wait_for(client, table_id, lambda d: d["table"]["seats"][0]["kind"] == "bot")
+    assert kinds(data) == ["vote_open", "vote_cast", "vote_expired"]
+    assert data["table"]["clock"]["vote"] is None
 
 
 def test_a_late_move_during_the_vote_ends_it(client: TestClient) -> None:
