@@ -38,10 +38,10 @@ export function tileName(code) {
   return code;
 }
 
-/** A short label drawn on the hex itself. */
+/** A short label drawn on the hex itself (a knowledge tile draws a book instead, see tileFace). */
 function tileShort(code) {
   const type = tileType(code);
-  if (type === "K") return code;
+  if (type === "K") return String(Number(code.slice(1)));
   const animal = /^A\.([a-z]+)(\d)$/.exec(code);
   if (animal) return `${tMaybe(`burgundy.animal_short.${animal[1]}`) || animal[1][0]}${animal[2]}`;
   return tMaybe(`burgundy.short.${code.replace(".", "_")}`) || code;
@@ -152,13 +152,28 @@ function hexPoints(cx, cy, r) {
 }
 
 /** A stand-alone tile: a small SVG hex in its colour with its short label. */
-function tileIcon(code, size = 40) {
+/** What a tile shows on its hex around (cx, cy): its short label, or for a knowledge tile an open book
+ * with its number small beneath (the number is only a secondary label: hover or tap gives its effect). */
+function tileFace(code, cx, cy, { fontSize = 11, className = null } = {}) {
   const type = tileType(code);
   const label = tileShort(code);
+  if (type !== "K") {
+    return svg("text", { x: cx, y: cy + fontSize * 0.36, "text-anchor": "middle", class: className, fill: INK[type], "font-weight": 700,
+      "font-size": label.length > 4 ? fontSize * 0.77 : fontSize }, label);
+  }
+  const w = fontSize * 0.6;
+  const h = fontSize * 0.8;
+  return svg("g", { class: className ? `${className} knowledge-face` : "knowledge-face", fill: INK.K },
+    svg("path", { d: `M${cx - 0.4} ${cy - h + 1} l${-w} ${-1} v${h} l${w} ${1} z M${cx + 0.4} ${cy - h + 1} l${w} ${-1} v${h} l${-w} ${1} z` }),
+    svg("text", { x: cx, y: cy + fontSize * 0.75, "text-anchor": "middle", "font-size": fontSize * 0.62, "font-weight": 700 }, label));
+}
+
+function tileIcon(code, size = 40) {
+  const type = tileType(code);
   return svg("svg", { class: `bg-tile-icon t-${type}`, viewBox: "0 0 40 40", width: size, height: size, role: "img", "aria-label": tileName(code),
     "data-explain": explainTile(code) },
     svg("polygon", { points: hexPoints(20, 20, 19), fill: COLOURS[type], stroke: "#5b4630", "stroke-width": 1.2 }),
-    svg("text", { x: 20, y: 24, "text-anchor": "middle", "font-size": label.length > 4 ? 8.5 : 11, fill: INK[type], "font-weight": 700 }, label));
+    tileFace(code, 20, 20));
 }
 
 function dieFace(value, { klass = "", small = false } = {}) {
@@ -245,9 +260,7 @@ function estateSvg(player, message, legalHere, context, placed) {
       tile ? null : svg("title", {}, `${s}: ${t(`burgundy.type.${type}`)} · ${SPACE_DICE[s - 1]}`),
       svg("polygon", { points: hexPoints(cx, cy, R - 1.5), fill: COLOURS[type], class: "hex" }));
     if (tile) {
-      const label = tileShort(tile);
-      group.append(svg("text", { x: cx, y: cy + 4, "text-anchor": "middle", class: "tile-label", fill: INK[tileType(tile)],
-        "font-size": label.length > 4 ? 9 : 12 }, label));
+      group.append(tileFace(tile, cx, cy, { fontSize: 12, className: "tile-label" }));
       if (s === player.start_space) group.append(svg("circle", { cx, cy: cy - 13, r: 3, class: "start-mark" }));
     } else {
       group.append(svg("text", { x: cx, y: cy + 5, "text-anchor": "middle", class: "die-number" }, SPACE_DICE[s - 1]));
