@@ -83,6 +83,8 @@ class TurnAlerts:
                 await asyncio.to_thread(self.store.clear_turn_mail, table.id, mover)
             if owed is None:
                 return
+            if owed in await self.runtime.hub.online_anywhere(table.id):  # at the table through another process
+                return
             mail = await asyncio.to_thread(self.store.claim_turn_mail, table.id, owed)
             if mail is not None and self.mailer is not None:
                 self.mailer.send_later(self.turn_mail(table, owed, mail))

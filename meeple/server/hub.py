@@ -157,6 +157,11 @@ class Hub:
             seats |= remote
         return seats
 
+    async def online_anywhere(self, table_id: str) -> set[int]:
+        """Who is online at ``table_id`` in any process, even one whose updates this process does not
+        follow (one process: the same as ``online``)."""
+        return self.online(table_id)
+
     async def publish(self, update: Update, skip: Subscriber | None = None) -> None:
         """Remember ``update`` and send it to this process's sockets but ``skip`` (``RedisHub``: to
         other processes' too)."""
@@ -312,6 +317,26 @@ class RedisHub(Hub):
                     self._written_online.pop(update.table_id, None)
             except Exception:
                 log.exception("publishing an update of table %s failed", update.table_id)
+
+    async def online_anywhere(self, table_id: str) -> set[int]:
+        """Who is online at ``table_id``: here, and in every live process as the table's presence hash
+        says now (read, not remembered: this process may not follow the table, and would not hear
+        when those seats leave)."""
+        seats = self.online(table_id)
+        try:
+            entries = await self._redis.hgetall(self.presence_key(table_id))
+            origins = [o.decode() if isinstance(o, bytes) else o for o in entries]
+            others = [o for o in origins if o != self.origin]
+            alive = [bool(x) for x in await self._redis.mget([self.alive_key(o) for o in others])] if others else []
+        except Exception:
+            log.exception("reading who is online at table %s failed", table_id)
+            return seats
+        for origin, live in zip(others, alive, strict=True):
+            raw = entries.get(origin) if origin in entries else entries.get(origin.encode())
+            if live:
+                with contextlib.suppress(ValueError, TypeError):
+                    seats |= {int(seat) for seat in json.loads(raw)}
+        return seats
 
     async def _read_presence(self, table_id: str) -> None:
         """Who is online at ``table_id`` in the other live processes, from the table's presence hash."""

@@ -161,6 +161,8 @@ def test_my_games_lists_the_tables_waiting_for_me_first_and_follows_their_turns(
     assert ada.evaluate("window.__notices.length") == 1
     ada.set_viewport_size({"width": 1200, "height": 560})
     ada.screenshot(path=str(SHOTS / "my-games.png"))
+    ada.set_viewport_size({"width": 390, "height": 844})  # a phone: nothing scrolls sideways
+    assert ada.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
 
     ada.locator(f'.my-row[data-table="{mine}"] a.button').click()
     ada.wait_for_url(f"{server.url}/tables/{mine}")

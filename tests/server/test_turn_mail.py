@@ -4,6 +4,7 @@ connected or opted out; and an SMTP server that is down never costs a move."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import time
 from collections.abc import Callable, Iterator
@@ -17,9 +18,11 @@ from fastapi.testclient import TestClient
 
 from meeple.server import mail
 from meeple.server.alerts import TurnAlerts, is_turn_based
+from meeple.server.hub import RedisHub, Subscriber, Update
 from meeple.server.mail import SmtpSettings
 from tests.server.conftest import create_table, guest
 from tests.server.test_api import live_table, wait_until
+from tests.services import redis_url
 
 TURN_BASED = {"mode": "turn-based", "speed": "24h"}
 
@@ -252,3 +255,44 @@ def test_smtp_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> 
         SmtpSettings("mail.example.org", sender="nobody")
 
 
+
+
+def test_a_process_that_does_not_follow_a_table_still_knows_who_is_at_it() -> None:
+    """With several processes, the move that makes it Ada's turn may be made in one (or a bot worker)
+    that holds none of the table's sockets: ``online_anywhere`` reads the table's presence in Redis."""
+    url = redis_url()
+    if url is None:
+        pytest.skip("no test Redis answers (MEEPLE_TEST_REDIS_URL)")
+
+    async def scenario() -> None:
+        mover, host = RedisHub(url), RedisHub(url)  # two processes: Ada's socket is on ``host``
+        await mover.start()
+        await host.start()
+        table_id = f"alerts-{time.monotonic_ns()}"
+
+        async def ignore(_text: str) -> None:
+            return None
+
+        try:
+            assert await mover.online_anywhere(table_id) == set()
+            ada = Subscriber(0, ignore)
+            await host.subscribe(table_id, ada)
+            await host.publish(Update(table_id, 0, 0, {}))  # tells Redis who is online there
+            for _ in range(100):
+                if await mover.online_anywhere(table_id) == {0}:
+                    break
+                await asyncio.sleep(0.02)
+            assert await mover.online_anywhere(table_id) == {0}
+            assert mover.online(table_id) == set()  # what it heard itself: nothing, it does not follow the table
+            await host.unsubscribe(table_id, ada)
+            await host.publish(Update(table_id, 0, 0, {}))
+            for _ in range(100):
+                if await mover.online_anywhere(table_id) == set():
+                    break
+                await asyncio.sleep(0.02)
+            assert await mover.online_anywhere(table_id) == set()
+        finally:
+            await host.stop()
+            await mover.stop()
+
+    asyncio.run(scenario())
