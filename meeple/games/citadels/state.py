@@ -6,12 +6,16 @@ plain lists, so a random playout costs a few microseconds per action. Multi-step
 (keep step), ``marked`` (Magician redraw), ``grave_card`` (Graveyard prompt, decided by its owner).
 ``knowledge`` holds what each seat (and, last, a spectator) knows of where hidden cards are
 (``meeple/games/card_knowledge.py``; its locations are the seats' hands and ``DRAWN``); ``deck_top``
-counts the cards ever drawn from the top, so that deck positions are stable.
+counts the cards ever drawn from the top, so that deck positions are stable. No rule reads those
+records, only ``determinize``, ``to_json`` and ``validate``: the events that update them are queued
+with what they need to know (``_pending``) and applied in order when ``knowledge`` is read, so a
+playout that never reads them never pays for them.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any, Self
 
 from meeple.core.contract import JSON, GameState
@@ -275,6 +279,8 @@ class CitadelsState(GameState[Act]):
     """One game of Citadels in progress (see the module docstring for the representation)."""
     __slots__ = (
         "_legal",
+        "_pending",
+        "_records",
         "_watch_hands",
         "_watch_pos",
         "builds_left",
@@ -298,7 +304,6 @@ class CitadelsState(GameState[Act]):
         "keeps_left",
         "kept",
         "killed",
-        "knowledge",
         "lab_used",
         "log",
         "marked",
@@ -356,7 +361,8 @@ class CitadelsState(GameState[Act]):
     hq_round: int
     log: list[LogEntry]
     deck_top: int
-    knowledge: list[Record]
+    _records: list[Record]  # the knowledge records as of the last event applied (``knowledge``)
+    _pending: list[tuple[Callable[..., None], tuple[Any, ...]]]  # events not applied to them yet
     _watch_pos: int
     _watch_hands: int
     _legal: tuple[Act, ...] | None
@@ -373,7 +379,6 @@ class CitadelsState(GameState[Act]):
         self.deck = deck[4 * n :]
         self.deck_top = 0
         self.knowledge = [empty_record(LOCATIONS)] * (n + 1)
-        self._watch_pos, self._watch_hands = watch(self.knowledge)
         self.cities = [[] for _ in range(n)]
         self.masks = [0] * n
         self.gold = [2] * n
@@ -693,8 +698,7 @@ class CitadelsState(GameState[Act]):
             d = action.a
             price = self.rules.cost[d]
             self.hands[seat].remove(d)
-            if self._watch_hands >> seat & 1:
-                self._removed_in_public(seat, d)
+            self._removed_in_public(seat, d)
             self.gold[seat] -= price
             city = self.cities[seat]
             city.append(d)
@@ -819,8 +823,8 @@ class CitadelsState(GameState[Act]):
         drawn = self.drawn
         drawn.remove(card)
         self.hands[seat].append(card)
-        if self._watch_hands >> DRAWN & 1:
-            self._update_others(seat, moved_unseen, DRAWN, seat, 1, len(drawn) + 1)
+        self._pending.append((CitadelsState._update_others_watching,
+                              (DRAWN, seat, moved_unseen, DRAWN, seat, 1, len(drawn) + 1)))
         self.keeps_left -= 1
         self.kept.append(card)
         if self.keeps_left == 0:
@@ -874,16 +878,33 @@ class CitadelsState(GameState[Act]):
 
     # --- what each seat knows of the hidden cards (card_knowledge.py) ---------------------------
 
-    def _took(self, seat: int, cards: list[int], into: int) -> None:
-        """``seat`` drew ``cards`` from the top into its hand (``into == seat``) or its keep step (``DRAWN``).
+    @property
+    def knowledge(self) -> list[Record]:
+        """Every seat's knowledge record, then the spectator's, with every event so far applied."""
+        pending = self._pending
+        if pending:
+            self._pending = []
+            for update, args in pending:
+                update(self, *args)
+        return self._records
 
-        Only a draw that reaches a card some seat knows changes a record; the rest just move ``deck_top``.
-        """
+    @knowledge.setter
+    def knowledge(self, records: list[Record]) -> None:
+        self._records = records
+        self._pending = []
+        self._watch_pos, self._watch_hands = watch(records)
+
+    def _took(self, seat: int, cards: list[int], into: int) -> None:
+        """``seat`` drew ``cards`` from the top into its hand (``into == seat``) or its keep step (``DRAWN``)."""
         first = self.deck_top
         self.deck_top = first + len(cards)
-        if self.deck_top <= self._watch_pos:
+        self._pending.append((CitadelsState._took_known, (seat, tuple(cards), into, first)))
+
+    def _took_known(self, seat: int, cards: tuple[int, ...], into: int, first: int) -> None:
+        """The records after ``_took``: only a draw that reaches a card some seat knows changes one."""
+        if first + len(cards) <= self._watch_pos:
             return
-        records = self.knowledge
+        records = self._records
         changed = False
         for me, record in enumerate(records):
             new = took_seen(record, first, cards) if me == seat else took_unseen(record, into, first, len(cards))
@@ -900,7 +921,14 @@ class CitadelsState(GameState[Act]):
         The others saw them leave ``seen_by``'s hand (or, ``returned``, its keep step) without seeing which.
         """
         first = self.deck_top + len(self.deck)
-        records = self.knowledge
+        left = 0 if returned or seen_by is None else len(self.hands[seen_by])
+        self._pending.append((CitadelsState._put_under_known, (tuple(cards), seen_by, returned, first, left)))
+
+    def _put_under_known(self, cards: tuple[int, ...], seen_by: int | None, returned: bool, first: int,
+                         left: int) -> None:
+        """The records after ``_put_under``: the first card at deck position ``first``, ``left`` cards
+        left in ``seen_by``'s hand."""
+        records = self._records
         if seen_by is None:
             for me in range(len(records)):
                 records[me] = put_under_seen(records[me], first, cards)
@@ -908,7 +936,6 @@ class CitadelsState(GameState[Act]):
             records[seen_by] = put_under_seen(records[seen_by], first, cards)
             source = DRAWN if returned else seen_by
             if self._watch_hands >> source & 1:
-                left = 0 if returned else len(self.hands[seen_by])
                 self._update_others(seen_by, discarded_unseen, source, first, len(cards), left + len(cards))
                 if returned:
                     self._update_others(seen_by, emptied, DRAWN)
@@ -917,18 +944,27 @@ class CitadelsState(GameState[Act]):
 
     def _update_others(self, seat: int, update: Any, *args: Any) -> None:
         """Apply ``update(record, *args)`` to every record but ``seat``'s, then refresh what is watched."""
-        if update_others(self.knowledge, seat, update, *args):
-            self._watch_pos, self._watch_hands = watch(self.knowledge)
+        if update_others(self._records, seat, update, *args):
+            self._watch_pos, self._watch_hands = watch(self._records)
+
+    def _update_others_watching(self, loc: int, seat: int, update: Any, *args: Any) -> None:
+        """``_update_others`` for an event that concerns no record unless one knows something of ``loc``."""
+        if self._watch_hands >> loc & 1:
+            self._update_others(seat, update, *args)
 
     def _removed_in_public(self, seat: int, card: int) -> None:
         """``card`` has just left ``seat``'s hand in front of everybody."""
-        self._update_others(seat, removed_in_public, seat, card, len(self.hands[seat]) + 1)
+        self._pending.append((CitadelsState._update_others_watching,
+                              (seat, seat, removed_in_public, seat, card, len(self.hands[seat]) + 1)))
 
     def _gained_in_public(self, seat: int, card: int) -> None:
-        self._update_others(seat, gained_in_public, seat, card)
+        self._pending.append((CitadelsState._update_others, (seat, gained_in_public, seat, card)))
 
     def _swapped(self, magician: int, other: int, gave: list[int], got: list[int]) -> None:
-        records = self.knowledge
+        self._pending.append((CitadelsState._swapped_known, (magician, other, tuple(gave), tuple(got))))
+
+    def _swapped_known(self, magician: int, other: int, gave: tuple[int, ...], got: tuple[int, ...]) -> None:
+        records = self._records
         for me, record in enumerate(records):
             records[me] = swapped(record, me if me < self.players else -1, magician, other, gave, got)
         self._watch_pos, self._watch_hands = watch(records)
@@ -1024,7 +1060,8 @@ class CitadelsState(GameState[Act]):
         other.gold = list(self.gold)
         other.deck = list(self.deck)
         other.deck_top = self.deck_top
-        other.knowledge = list(self.knowledge)  # records are immutable values
+        other._records = list(self._records)  # records are immutable values
+        other._pending = list(self._pending)  # the events are too
         other._watch_pos = self._watch_pos
         other._watch_hands = self._watch_hands
         other.crown = self.crown
@@ -1076,9 +1113,9 @@ class CitadelsState(GameState[Act]):
         n = self.players
         me = n if seat is None else seat
         record = self.knowledge[me]
-        other.knowledge = [empty_record(LOCATIONS)] * (n + 1)
-        other.knowledge[me] = record
-        other._watch_pos, other._watch_hands = watch(other.knowledge)
+        records = [empty_record(LOCATIONS)] * (n + 1)
+        records[me] = record
+        other.knowledge = records
         over = self.phase == P_OVER
         if over:  # every hand is shown; only the deck order stays hidden
             for t in range(n):
@@ -1394,7 +1431,6 @@ class CitadelsState(GameState[Act]):
         self.deck = _ints(body["deck"], card_ids)
         self.deck_top = _int(body["deck_top"], range(1 << 31))
         self.knowledge = [record_from_json(r, LOCATIONS, KIND_COUNT) for r in _list(body["knowledge"], n + 1)]
-        self._watch_pos, self._watch_hands = watch(self.knowledge)
         seats = range(n)
         self.crown = _int(body["crown"], seats)
         self.round_no = _int(body["round"], range(1, 1 << 31))

@@ -262,3 +262,36 @@ def test_6_determinize_keeps_what_each_seat_knows_over_random_games(seed: int, p
             break
         state.apply(chooser.choice(state.legal_actions()))
         step += 1
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32), players=st.integers(min_value=2, max_value=7),
+       options=st.sampled_from(OPTIONS))
+def test_6_records_brought_up_to_date_late_are_those_kept_up_to_date(seed: int, players: int,
+                                                                     options: dict[str, Any]) -> None:
+    """The knowledge records are updated only when read (the events wait in the state): a game whose
+    records are read after every action and the same game read only now and then (and a copy taken
+    with events waiting) hold the same records and save the same."""
+    game = load_game("citadels")
+    eager = game.new_game(players=players, seed=seed, options=options)
+    lazy = game.new_game(players=players, seed=seed, options=options)
+    assert isinstance(eager, CitadelsState) and isinstance(lazy, CitadelsState)
+    chooser = random.Random(seed)
+    copies: list[tuple[CitadelsState, list[Record]]] = []
+    step = waited = 0
+    while not eager.is_over:
+        action = chooser.choice(eager.legal_actions())
+        assert lazy.legal_actions() == eager.legal_actions()
+        eager.apply(action)
+        lazy.apply(action)
+        records = list(eager.knowledge)
+        step += 1
+        if step % 17 == 0:
+            waited += bool(lazy._pending)
+            copies.append((lazy.clone(), records))
+        if step % 41 == 0:
+            assert lazy.knowledge == records
+    assert waited  # some copies were taken with events still waiting
+    assert lazy.to_json() == eager.to_json()
+    for copy, records in copies:
+        assert copy.knowledge == records
