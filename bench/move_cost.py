@@ -9,22 +9,31 @@ wall time. ``--at`` plays each table that many moves first (fast) and then measu
 moves per table, so the cost early and late in a game can be compared.
 
     python bench/move_cost.py --tables 10 --at 0,150 --moves 40
+    python bench/move_cost.py --tables 10 --at 0,150 --moves 40 --redis redis://127.0.0.1:6379/15
+
+``--redis`` plays the same moves through two runtimes in this one process, as two server processes
+would: each with its own hub on Redis and its own writer, seats 0 and 2 holding their sockets on the
+first and seats 1 and 3 on the second, each seat acting on its own one. A move is counted once every
+socket of both has its update, so the figure is the CPU a move costs the two processes together,
+relay included (Redis's own CPU is not counted).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import random
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 
-async def measure(tables: int, at: int, moves: int, seed: int) -> tuple[int, float, float]:
+async def measure(tables: int, at: int, moves: int, seed: int, redis: str | None) -> tuple[int, float, float]:
     """(moves measured, process CPU ms a move, messages' mean bytes) after ``at`` moves a table."""
     from meeple.server.db import make_engine, migrate
-    from meeple.server.hub import Hub
+    from meeple.server.hub import Hub, RedisHub
     from meeple.server.runtime import TableRuntime
     from meeple.server.store import Store
     from meeple.server.writer import DatabaseWriter
@@ -33,33 +42,58 @@ async def measure(tables: int, at: int, moves: int, seed: int) -> tuple[int, flo
         engine = make_engine(f"sqlite:///{Path(folder) / 'cost.sqlite3'}")
         migrate(engine)
         store = Store(engine)
-        writer = DatabaseWriter(store.sessions)
-        runtime = TableRuntime(store, writer, Hub(), 0.0)
+        hubs: list[Hub] = [RedisHub(redis), RedisHub(redis)] if redis else [Hub()]
+        writers = [DatabaseWriter(store.sessions) for _ in hubs]
+        runtimes = [TableRuntime(store, writer, hub, 0.0) for writer, hub in zip(writers, hubs, strict=True)]
+        for hub in hubs:
+            await hub.start()
         rng = random.Random(seed)
         sent = [0, 0]
+        seen: dict[tuple[str, int], int] = {}  # (table, seat) -> the newest version its socket was sent
+        arrived = asyncio.Event()
 
-        async def send(text: str) -> None:
-            sent[0] += 1
-            sent[1] += len(text)
+        def socket(table_id: str, seat: int) -> Callable[[str], Awaitable[None]]:
+            async def send(text: str) -> None:
+                sent[0] += 1
+                sent[1] += len(text)
+                seen[table_id, seat] = max(seen.get((table_id, seat), 0), json.loads(text).get("version", 0))
+                arrived.set()
+            return send
+
+        def runtime_of(seat: int) -> TableRuntime:
+            return runtimes[seat % len(runtimes)]
 
         ids: list[str] = []
         for _ in range(tables):
-            created = await runtime.create("citadels", 4, {}, [{"kind": "human"}] * 4, 0, "P0")
+            created = await runtimes[0].create("citadels", 4, {}, [{"kind": "human"}] * 4, 0, "P0")
             table_id = created.table.id
-            tokens = [created.seat_token] + [await runtime.join(table_id, seat, f"P{seat}") for seat in range(1, 4)]
-            for token in tokens:
-                await runtime.open_socket(table_id, token, None, send)
+            tokens = [created.seat_token] + [await runtimes[0].join(table_id, seat, f"P{seat}")
+                                             for seat in range(1, 4)]
+            for seat, token in enumerate(tokens):
+                await runtime_of(seat).open_socket(table_id, token, None, socket(table_id, seat))
             ids.append(table_id)
+
+        last_mover = dict.fromkeys(ids, runtimes[0])  # whose copy of each table is up to date
 
         async def play(rounds: int) -> int:
             played = 0
             for _ in range(rounds):
                 for table_id in ids:
-                    table = await runtime.get(table_id)
-                    if table.state is None or table.state.is_over:
+                    table = await last_mover[table_id].get(table_id)
+                    if table.state is None or table.state.is_over or table.state.current_player is None:
                         continue
                     seat = table.state.current_player
-                    await runtime.act(table_id, seat, rng.choice(table.legal_for(seat)), table.version)
+                    mover = runtime_of(seat)
+                    copy = await mover.get(table_id)  # catches up first if the other moved meanwhile
+                    version = copy.version
+                    await mover.act(table_id, seat, rng.choice(copy.legal_for(seat)), version)
+                    last_mover[table_id] = mover
+                    while any(seen.get((table_id, s), 0) <= version for s in range(4)):
+                        arrived.clear()
+                        try:
+                            await asyncio.wait_for(arrived.wait(), 10)
+                        except TimeoutError:
+                            raise RuntimeError(f"a seat of table {table_id} never got move {version}") from None
                     played += 1
             return played
 
@@ -68,7 +102,10 @@ async def measure(tables: int, at: int, moves: int, seed: int) -> tuple[int, flo
         started = time.process_time()
         played = await play(moves)
         cpu = time.process_time() - started
-        writer.close()
+        for hub in hubs:
+            await hub.stop()
+        for writer in writers:
+            writer.close()
         engine.dispose()
     return played, 1000 * cpu / max(played, 1), sent[1] / max(sent[0], 1)
 
@@ -79,9 +116,10 @@ def main() -> None:
     parser.add_argument("--at", default="0,150", help="comma-separated: moves played per table before measuring")
     parser.add_argument("--moves", type=int, default=40, help="moves measured per table")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--redis", help="a Redis URL: play through two runtimes relaying over it")
     args = parser.parse_args()
     for at in (int(part) for part in args.at.split(",")):
-        played, cpu_ms, size = asyncio.run(measure(args.tables, at, args.moves, args.seed))
+        played, cpu_ms, size = asyncio.run(measure(args.tables, at, args.moves, args.seed, args.redis))
         print(f"at move {at}: {played} moves, server CPU {cpu_ms:.2f} ms a move, {size:.0f} bytes a message")
 
 
