@@ -114,3 +114,28 @@ def test_a_server_restart_in_the_middle_of_a_clock_counts_the_downtime(browser: 
     passed = time.monotonic() - stopped
     assert passed >= 4
     assert abs((before - after) - passed) <= 2, (before, after, passed)
+
+
+def test_the_others_vote_in_their_pages_to_skip_a_late_players_turn(browser: Browser, server: Server) -> None:
+    table_id, ada = api_table(browser.new_context(), server, seats=3, mode="real-time",
+                              speed={"bank": 6, "bonus": 1}, timeout_rule="vote")
+    voters = []
+    for seat, name in ((1, "Bob"), (2, "Cy")):
+        page = browser.new_context().new_page()
+        page.goto(f"{server.url}/tables/{table_id}")
+        page.fill("#join-name", name)
+        page.click(f'button.join-seat[data-seat="{seat}"]')
+        voters.append(page)
+    bob, cy = voters
+    expect(bob.locator("#vote-skip")).to_be_visible(timeout=15_000)
+    expect(bob.locator("#vote")).to_contain_text("Ada's time ran out. What should happen?")
+    expect(ada.locator("#vote")).to_contain_text("Your time ran out: the others are voting. You may still move.")
+    expect(ada.locator('.seat-chip .seat-clock.running')).to_have_count(0)  # every clock stands still
+    bob.click("#vote-skip")
+    expect(bob.locator("#vote")).to_contain_text("You voted: skip the turn. Waiting for the others.")
+    cy.click("#vote-skip")
+    for page in (ada, bob, cy):
+        expect(page.locator(".clock-event.vote_skip")).to_have_text("By vote, Ada's turn was skipped.")
+        expect(page.locator("#vote")).to_have_count(0)
+        expect(page.locator('.seat-chip[data-seat="0"]')).to_have_class(re.compile(r"\bhuman\b"))
+    expect(bob.locator('.seat-chip[data-seat="1"] .seat-clock.running')).to_be_visible()  # her turn passed

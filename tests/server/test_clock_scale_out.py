@@ -32,7 +32,7 @@ def test_two_processes_watch_the_same_deadlines_and_exactly_one_takes_each_seat_
         assert httpx.post(f"{joined.url}/api/tables/{table_id}/join",
                           json={"seat": 1, "name": "Bob"}).status_code == 200
         tables.append(table_id)
-    deadline = time.monotonic() + 40
+    deadline = time.monotonic() + 90  # generous: the test machine may be busy
     engine = create_engine(site["MEEPLE_DATABASE_URL"])
     try:
         while True:
