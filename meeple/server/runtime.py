@@ -162,8 +162,8 @@ class LiveTable:
 
     def legal_for(self, seat: int | None) -> list[str]:
         state = self.state
-        if state is None or seat is None or seat != state.current_player:
-            return []
+        if state is None or seat is None or seat != state.current_player or self.seats[seat].kind == BOT:
+            return []  # a player whose seat a bot plays (their clock ran out) is offered nothing to click
         return [str(a) for a in state.legal_actions()]
 
     def log_entries(self, seat: int | None, start: int = 0, history: Sequence[str] | None = None) -> list[JSON]:

@@ -128,7 +128,7 @@ def test_a_clock_running_out_hands_the_seat_to_a_bot_and_the_player_reclaims_it(
     seat = data["table"]["seats"][0]
     assert seat["stand_in"] and seat["bot_level"] == "easy" and seat["name"] == "Ada"
     assert kinds(data) == ["timeout_bot"] and data["table"]["clock"]["events"][0]["seat"] == 0
-    assert data["seat"] == 0  # Ada still holds her seat's token
+    assert data["seat"] == 0 and data["legal"] == []  # Ada still holds her seat's token, the bot plays
     assert bob.get(f"/api/tables/{table_id}").json()["table"]["clock"]["events"][0]["kind"] == "timeout_bot"
     # the stand-in bot played her move; Bob's clock runs now, hers does not
     assert data["table"]["clock"]["running"] == [1] or data["is_over"]
