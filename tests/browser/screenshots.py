@@ -2,22 +2,29 @@
 
 Starts a real server on a temporary database, plays part of a Citadels game against three bots by
 clicking, and photographs the lobby, the table (in English, 繁體中文 and 日本語), the final scores,
-a replay, and a table's clocks (turn-based, and a seat a bot took when its clock ran out).
+a replay, and a table's clocks (turn-based, and a seat a bot took when its clock ran out); then what
+the bots' moves changed on a Caylus table, the question before a Palais Royal step ends with a benefit
+unused, and each game's table at 390×844.
 """
 
 from __future__ import annotations
 
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from tests.browser.conftest import CHROMIUM, ROOT, Server
-from tests.browser.helpers import go_on_when_asked
+from tests.browser.helpers import create_table, fill_lobby, go_on_when_asked
 from tests.browser.test_citadels_table import choose
+from tests.browser.test_table_explains import my_turn, until_action_bar, until_step_three_benefit
 
 OUT = ROOT / "docs" / "screenshots"
+#: Each game's table at phone width.
+PHONE_SHOTS = {"citadels": "citadels-phone.png", "burgundy": "burgundy-table-phone.png",
+               "caylus": "caylus-table-phone.png", "palais_royal": "palais_royal-table-phone.png"}
 
 
 def click_some(page: Page, count: int) -> None:
@@ -49,6 +56,37 @@ def clock_shots(browser: Browser, server: Server) -> None:
         if mode == "real-time":
             page.wait_for_selector("#reclaim", timeout=20_000)
         page.wait_for_timeout(500)
+        page.screenshot(path=str(OUT / name))
+
+
+def table_explains_shots(browser: Browser, server: Server) -> None:
+    """What the bots' moves changed (Caylus), the question before an unused benefit (Palais Royal), and
+    each game's table at 390×844 with the other boards folded."""
+    page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    fill_lobby(page, server, "caylus", players=3)
+    create_table(page)
+    for _ in range(2):  # two placements; the bots' placements come after each
+        placing = next(a for a in my_turn(page) if a.startswith("place:"))
+        page.locator(f'#board [data-action="{placing}"]').first.click()
+        page.wait_for_timeout(300)
+    my_turn(page)
+    page.wait_for_timeout(1300)  # the pulse is over, the outline stays
+    page.screenshot(path=str(OUT / "caylus-changed.png"))
+
+    page = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
+    fill_lobby(page, server, "palais_royal", players=2)
+    create_table(page)
+    until_step_three_benefit(page, time.monotonic() + 120)
+    page.locator('#board [data-action="end"]').click()
+    page.wait_for_selector("#unused-dialog")
+    page.screenshot(path=str(OUT / "palais_royal-unused.png"))
+
+    for game, name in PHONE_SHOTS.items():
+        page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
+        fill_lobby(page, server, game, players=4)
+        create_table(page)
+        until_action_bar(page, time.monotonic() + 120)
+        page.wait_for_timeout(1300)
         page.screenshot(path=str(OUT / name))
 
 
@@ -99,6 +137,7 @@ def main() -> None:
                 page.wait_for_timeout(300)
                 page.screenshot(path=str(OUT / "lobby.png"))
                 clock_shots(browser, server)
+                table_explains_shots(browser, server)
                 browser.close()
         finally:
             server.stop()
