@@ -57,24 +57,32 @@ export function diffPaths(before, after, prefix = "", out = []) {
 
 const isLogPath = (path) => /^(log|private_log)(\.|$)/.test(path);
 
-/** The elements under `root` that show `path`: the outermost ones showing it or a part of it, or
- *  else the one showing the nearest whole it belongs to. */
-function targetsOf(root, path) {
-  const marked = [...root.querySelectorAll("[data-path]")].map((node) => ({ node, paths: node.dataset.path.split(" ") }));
-  const inside = marked.filter(({ paths }) => paths.some((p) => p === path || p.startsWith(`${path}.`)));
-  if (inside.length) return inside.filter(({ node }) => !inside.some((other) => other.node !== node && other.node.contains(node))).map(({ node }) => node);
-  let best = [];
-  let bestLength = -1;
-  for (const { node, paths } of marked) {
-    for (const p of paths) {
-      if (!path.startsWith(`${p}.`)) continue;
-      if (p.length > bestLength) {
-        best = [node];
-        bestLength = p.length;
-      } else if (p.length === bestLength && !best.includes(node)) best.push(node);
+/** The elements under `root` marked with view paths, by path: read once per highlighting. */
+function markedPaths(root) {
+  const byPath = new Map();
+  for (const node of root.querySelectorAll("[data-path]")) {
+    for (const path of node.dataset.path.split(" ")) {
+      if (!byPath.has(path)) byPath.set(path, []);
+      byPath.get(path).push(node);
     }
   }
-  return best;
+  return byPath;
+}
+
+/** The elements that show `path`: the outermost ones showing it or a part of it, or else the ones
+ *  showing the nearest whole it belongs to. */
+function targetsOf(byPath, path) {
+  const inside = [];
+  for (const [shown, nodes] of byPath) {
+    if (shown === path || shown.startsWith(`${path}.`)) inside.push(...nodes);
+  }
+  if (inside.length) return inside.filter((node) => !inside.some((other) => other !== node && other.contains(node)));
+  const parts = path.split(".");
+  for (let length = parts.length - 1; length > 0; length -= 1) {
+    const nodes = byPath.get(parts.slice(0, length).join("."));
+    if (nodes) return nodes;
+  }
+  return [];
 }
 
 export class ChangeTracker {
@@ -101,13 +109,16 @@ export class ChangeTracker {
     for (const node of root.querySelectorAll(".changed, .changed-now")) node.classList.remove("changed", "changed-now");
     const now = Date.now();
     const live = this.changes.filter((change) => change.at >= this.clearedAt && now - change.at < HIGHLIGHT_MS);
+    const fresh = new Map(); // path -> whether a change that is new names it
     for (const change of live) {
       change.drawnAt ??= now;
-      for (const path of change.paths) {
-        for (const node of targetsOf(root, path)) {
-          node.classList.add("changed");
-          if (now - change.drawnAt < NEW_MS) node.classList.add("changed-now");
-        }
+      for (const path of change.paths) fresh.set(path, fresh.get(path) || now - change.drawnAt < NEW_MS);
+    }
+    const byPath = markedPaths(root);
+    for (const [path, isNew] of fresh) {
+      for (const node of targetsOf(byPath, path)) {
+        node.classList.add("changed");
+        if (isNew) node.classList.add("changed-now");
       }
     }
     clearTimeout(this.timer);
@@ -124,8 +135,9 @@ export class ChangeTracker {
     const change = [...this.changes].reverse().find((c) => c.paths.includes(logPath));
     if (!change) return 0;
     let count = 0;
+    const byPath = markedPaths(root);
     for (const path of change.paths.filter((p) => !isLogPath(p))) {
-      for (const node of targetsOf(root, path)) {
+      for (const node of targetsOf(byPath, path)) {
         if (node.closest("#log")) continue;
         node.classList.add("log-focus");
         count += 1;
