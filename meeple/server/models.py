@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, Text, text
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, Text, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -42,6 +42,8 @@ class Account(Base):
     email_turns: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
     language: Mapped[str | None] = mapped_column(String(16), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    bot_level: Mapped[str | None] = mapped_column(String(40), nullable=True, unique=True)
+    """Set on the one account per bot level that holds that level's ratings (it cannot log in)."""
 
 
 class LoginSession(Base):
@@ -95,6 +97,8 @@ class GameTable(Base):
     expiry_claimed_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
     expiry_lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     vote: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
+    """Chosen at creation (``meeple.server.ratings`` says when a rated table's game counts)."""
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="table", order_by="Seat.seat", cascade="all, delete-orphan", lazy="selectin"
@@ -118,6 +122,9 @@ class Seat(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
     turn_mailed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    abandoned_at: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """How many moves the table had when this seat's player left or ran out of time and a bot took
+    over (cleared if they reclaim it); ``account_id`` stays, so the rating knows who abandoned."""
 
     table: Mapped[GameTable] = relationship(back_populates="seats")
 
@@ -171,3 +178,44 @@ class BotJob(Base):
     lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     claimed_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
     attempts: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+
+
+class Rating(Base):
+    """An account's current rating in one game: ``players`` 0 over every player count, else at that
+    count only (the leaderboards per player count). ``display`` is ``ratings.displayed(mu, sigma)``."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40), primary_key=True)
+    players: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    display: Mapped[int] = mapped_column(Integer, index=True)
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RatingChange(Base):
+    """What one rated game did to one account's rating (over every player count): its history.
+
+    The primary key ``(table, account)`` makes a game's rating happen once: a second attempt to rate
+    the same table fails on it and its transaction (the game's end) is rolled back whole."""
+
+    __tablename__ = "rating_changes"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    players: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    rank: Mapped[int] = mapped_column(Integer)
+    result: Mapped[str] = mapped_column(String(8))
+    before: Mapped[int] = mapped_column(Integer)
+    after: Mapped[int] = mapped_column(Integer)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    against_bots: Mapped[bool] = mapped_column(Boolean)
+    abandoned: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)

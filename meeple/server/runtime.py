@@ -105,6 +105,7 @@ class LiveTable:
     vote: dict[str, Any] | None = None
     """An open vote on a seat whose clock ran out (``timeouts``): its seat, voters and ballots."""
     events: list[JSON] = field(default_factory=list)
+    rated: bool = False
 
     @property
     def version(self) -> int:
@@ -156,6 +157,7 @@ class LiveTable:
             "winners": state.winners() if state is not None and state.is_over else None,
             "mode": self.settings.mode,
             "speed": self.settings.speed,
+            "rated": self.rated,
             "clock": clock_json(self.settings, self.clock if self.status == RUNNING else None, self.vote,
                                 self.events),
         }
@@ -291,7 +293,7 @@ class TableRuntime:
         table = LiveTable(
             id=row.id, game=game, players=row.players, seed=row.seed, options=dict(row.options),
             status=row.status, host_token_hash=row.host_token_hash, created_at=row.created_at,
-            seats=seats, finished_at=row.finished_at, settings=row.settings,
+            seats=seats, finished_at=row.finished_at, settings=row.settings, rated=row.rated,
         )
         if row.timing is not None:
             self._set_timing(table, row.timing)
@@ -370,9 +372,12 @@ class TableRuntime:
 
     async def create(self, game_name: Any, players: Any, options: Any, seats: Any, creator_seat: Any,
                      creator_name: Any, account_id: int | None = None, seed: int | None = None,
-                     clock: Mapping[str, Any] | None = None) -> Created:
+                     clock: Mapping[str, Any] | None = None, rated: Any = True) -> Created:
         """A new table. ``clock``: its ``mode``, ``speed`` and ``timeout_rule`` / ``timeout_level``
-        (``meeple.server.clocks``; by default real-time without a limit, a medium bot taking over)."""
+        (``meeple.server.clocks``; by default real-time without a limit, a medium bot taking over).
+        ``rated``: whether its game may count for ratings (``meeple.server.ratings``)."""
+        if type(rated) is not bool:
+            raise Refused("bad_rated", "rated must be true or false")
         if not isinstance(game_name, str) or game_name not in game_names():
             raise Refused("unknown_game", f"unknown game {game_name!r}; available: {', '.join(game_names())}")
         game = load_game(game_name)
@@ -405,7 +410,7 @@ class TableRuntime:
             id=secrets.token_hex(5), game=game.name, players=players,
             seed=seed if seed is not None else secrets.randbits(62), options=dict(resolved), status=OPEN,
             host_token_hash=token_hash(host_token), created_at=datetime.now(UTC), finished_at=None, seats=infos,
-            settings=settings,
+            settings=settings, rated=rated,
         )
         await asyncio.to_thread(self.store.insert_table, row)
         table = self._build(row)

@@ -16,6 +16,7 @@ database is the source of truth shared by every process of a site:
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -29,7 +30,19 @@ from meeple.core.contract import JSON
 from meeple.core.errors import MeepleError
 from meeple.core.registry import load_game
 from meeple.server.clocks import ClockSettings, ClockState
-from meeple.server.models import Account, ActionRecord, BotJob, GameTable, LoginSession, Seat, TableEvent
+from meeple.server.models import (
+    Account,
+    ActionRecord,
+    BotJob,
+    GameTable,
+    LoginSession,
+    RatingChange,
+    Seat,
+    TableEvent,
+)
+from meeple.server.models import Rating as RatingRow
+from meeple.server.names import name_key
+from meeple.server.ratings import START_MU, START_SIGMA, Entrant, abandoned_too_early, displayed, rate
 
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
 HUMAN, BOT = "human", "bot"
@@ -69,6 +82,7 @@ class TableRow:
     moves: list[tuple[int, str]] = field(default_factory=list)  # (seat, notation) in order
     settings: ClockSettings = field(default_factory=ClockSettings)
     timing: TableTiming | None = None
+    rated: bool = False
 
 
 @dataclass
@@ -182,6 +196,7 @@ class Store:
                 status=row.status, host_token_hash=row.host_token_hash, created_at=row.created_at, moves=0,
                 mode=row.settings.mode, speed=row.settings.speed, clock_bank=row.settings.bank,
                 clock_bonus=row.settings.bonus, timeout_rule=row.settings.rule, timeout_level=row.settings.level,
+                rated=row.rated,
                 seats=[Seat(seat=i, kind=s.kind, bot_level=s.bot_level, name=s.name, token_hash=s.token_hash,
                             account_id=s.account_id) for i, s in enumerate(row.seats)],
             ))
@@ -197,7 +212,7 @@ class Store:
                 status=row.status, host_token_hash=row.host_token_hash, created_at=aware(row.created_at),
                 finished_at=aware(row.finished_at) if row.finished_at else None,
                 seats=[SeatRow(s.kind, s.bot_level, s.name, s.token_hash, s.account_id) for s in row.seats],
-                settings=settings_of(row),
+                settings=settings_of(row), rated=row.rated,
             )
             if row.clock_bank is not None:
                 table.timing = self._timing(session, row)
@@ -248,8 +263,17 @@ class Store:
         """A bot takes ``seat`` for good (its player left, or the host replaced them); ``clock``: the
         table's clocks without that seat's running."""
         with self.sessions.begin() as session:
-            session.execute(update(Seat).where(Seat.table_id == table_id, Seat.seat == seat)
-                            .values(kind=BOT, bot_level=level, token_hash=None, account_id=None))
+            running = session.scalar(select(GameTable.moves).where(GameTable.id == table_id,
+                                                                   GameTable.status == RUNNING))
+            person = session.execute(select(Seat.kind, Seat.token_hash, Seat.abandoned_at).where(
+                Seat.table_id == table_id, Seat.seat == seat)).first()
+            values: dict[str, Any] = {"kind": BOT, "bot_level": level, "token_hash": None}
+            if running is not None and person is not None and person[1] is not None:
+                if person[2] is None:  # a player left a running game: the seat was abandoned (ratings)
+                    values["abandoned_at"] = running
+            else:
+                values["account_id"] = None
+            session.execute(update(Seat).where(Seat.table_id == table_id, Seat.seat == seat).values(**values))
             if clock is not None:
                 session.execute(update(GameTable).where(GameTable.id == table_id).values(**clock_values(clock)))
 
@@ -296,6 +320,8 @@ class Store:
                 values.update(status=FINISHED, finished_at=now, scores=move.finished[0], winners=move.finished[1],
                               deadline=None)
             session.execute(update(tables).where(tables.c.id == move.table_id).values(**values))
+            if move.finished is not None:  # in the transaction that ends the game: rated once, or not at all
+                self.rate_finished(session, move.table_id, *move.finished)
         done = [{"b_table": m.table_id, "b_version": m.done_job} for m in moves if m.done_job is not None]
         if done:
             session.execute(delete(jobs).where(jobs.c.table_id == bindparam("b_table"),
@@ -357,6 +383,13 @@ class Store:
             for seat, (kind, level) in change.seat_kinds.items():
                 session.execute(update(Seat).where(Seat.table_id == change.table_id, Seat.seat == seat)
                                 .values(kind=kind, bot_level=level))
+                if kind == HUMAN:  # reclaimed: not abandoned after all
+                    session.execute(update(Seat).where(Seat.table_id == change.table_id, Seat.seat == seat)
+                                    .values(abandoned_at=None))
+                else:  # a bot took over a person's seat (their clock ran out): abandoned, unless it already was
+                    session.execute(update(Seat).where(Seat.table_id == change.table_id, Seat.seat == seat,
+                                                       Seat.token_hash.is_not(None), Seat.abandoned_at.is_(None))
+                                    .values(abandoned_at=change.version))
             first = session.scalar(select(func.max(TableEvent.idx)).where(TableEvent.table_id == change.table_id))
             written: list[TableEvent] = []
             for offset, (kind, seat, data) in enumerate(change.events):
@@ -580,6 +613,88 @@ class Store:
             return session.scalar(select(Seat.turn_mailed_at).where(Seat.table_id == table_id, Seat.seat == seat)
                                   ) is not None
 
+    # --- ratings (meeple.server.ratings) -----------------------------------------------------------
+
+    def rate_finished(self, session: Session, table_id: str, scores: Sequence[int], winners: Sequence[int],
+                      ladder: bool = False) -> bool:
+        """Rate the game that just ended at ``table_id``, in ``session`` (the transaction that ends it),
+        if the rules say it counts; whether it did. ``ladder``: a bot-ladder game, rated with no person
+        seated. A second attempt for one table fails on ``rating_changes``' primary key."""
+        table = session.get(GameTable, table_id)
+        if table is None or not table.rated:
+            return False
+        seats = session.scalars(select(Seat).where(Seat.table_id == table_id).order_by(Seat.seat)).all()
+        if not ladder and not any(s.account_id is not None and (s.kind == HUMAN or s.abandoned_at is not None)
+                                  for s in seats):
+            return False
+        if abandoned_too_early([s.abandoned_at for s in seats]):
+            return False
+        holders: list[int | None] = []  # the account each seat is rated as (None: a guest)
+        for s in seats:
+            if s.abandoned_at is not None:
+                holders.append(s.account_id)
+            elif s.kind == BOT:
+                holders.append(self.bot_account(session, s.bot_level or "medium"))
+            else:
+                holders.append(s.account_id)
+        bot_accounts = {holders[s.seat] for s in seats if s.kind == BOT and s.abandoned_at is None}
+        now = datetime.now(UTC)
+        for players in (0, table.players):
+            current: dict[int, RatingRow] = {}
+            for account in {h for h in holders if h is not None}:
+                row = session.get(RatingRow, (account, table.game, players))
+                if row is None:
+                    row = RatingRow(account_id=account, game=table.game, players=players, mu=START_MU,
+                                    sigma=START_SIGMA, display=displayed(START_MU, START_SIGMA), games=0, wins=0)
+                    session.add(row)
+                current[account] = row
+            entrants = [Entrant(mu=current[h].mu if h is not None else START_MU,
+                                sigma=current[h].sigma if h is not None else START_SIGMA,
+                                winner=s.seat in winners, score=scores[s.seat] if s.seat < len(scores) else 0,
+                                abandoned=s.abandoned_at is not None) for s, h in zip(seats, holders, strict=True)]
+            done: set[int] = set()
+            for s, holder, outcome in zip(seats, holders, rate(entrants), strict=True):
+                if holder is None or holder in done:  # a guest, or a level's second bot at this table
+                    continue
+                done.add(holder)
+                row = current[holder]
+                before = row.display
+                row.mu, row.sigma, row.display = outcome.mu, outcome.sigma, displayed(outcome.mu, outcome.sigma)
+                row.games += 1
+                row.wins += outcome.result == "win"
+                row.updated_at = now
+                if players == 0:
+                    session.add(RatingChange(
+                        table_id=table_id, account_id=holder, game=table.game, players=table.players, seat=s.seat,
+                        rank=outcome.rank, result=outcome.result, before=before, after=row.display, mu=outcome.mu,
+                        sigma=outcome.sigma, against_bots=bool(bot_accounts - {holder}),
+                        abandoned=s.abandoned_at is not None, created_at=now))
+        session.flush()
+        return True
+
+    def bot_account(self, session: Session, level: str) -> int:
+        """The account that holds ``level``'s ratings, made on first use (it has no password)."""
+        found = session.scalar(select(Account.id).where(Account.bot_level == level))
+        if found is not None:
+            return found
+        name = f"{level} bot"
+        taken = session.scalar(select(Account.id).where(or_(Account.name == name,
+                                                            Account.name_key == name_key(name))))
+        if taken is not None:  # a person registered the name first
+            name = f"{level} bot {secrets.token_hex(2)}"
+        with session.begin_nested():  # made meanwhile by another process: use theirs
+            try:
+                account = Account(name=name, name_key=name_key(name), password_hash="!bot", bot_level=level)
+                session.add(account)
+                session.flush()
+                return account.id
+            except IntegrityError:
+                pass
+        found = session.scalar(select(Account.id).where(Account.bot_level == level))
+        if found is None:
+            raise Conflict(f"the {level} bot's account could not be made")
+        return found
+
     def count_moves(self, table_id: str) -> int:
         with self.sessions() as session:
             return session.scalar(select(func.count()).select_from(ActionRecord)
@@ -612,6 +727,7 @@ def summary_of_row(row: GameTable) -> JSON:
         ],
         "mode": row.mode,
         "speed": row.speed,
+        "rated": row.rated,
         "clock": clock_json(settings_of(row), None if over else clock_of(row), dict(row.vote) if row.vote else None),
         "scores": row.scores,
         "winners": row.winners,

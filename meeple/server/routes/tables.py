@@ -49,6 +49,7 @@ async def create_table(request: Request) -> Response:
         data.get("game"), data.get("players"), data.get("options"), data.get("seats"),
         data.get("seat"), name, account[0] if account else None,
         clock={key: data.get(key) for key in ("mode", "speed", "timeout_rule", "timeout_level")},
+        rated=data.get("rated", True),
     )
     table = created.table
     response = JSONResponse(
