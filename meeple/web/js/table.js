@@ -125,7 +125,7 @@ function receiveUpdate(update) {
   // the platform's log lines carry "moves.<index>", so they find their move's changes as the game's do
   const paths = "view" in update ? [] : patchPaths(message.view, update.patch);
   changes.record(update.version, paths.concat(update.log.map((entry) => `moves.${entry.index}`)));
-  show(applyUpdate(message, update));
+  show(applyUpdate(message, update), { patched: true });
 }
 
 function connect() {
@@ -158,9 +158,10 @@ function connect() {
   };
 }
 
-function show(next) {
+/** Draw `next` (a full state, or one rebuilt from an update: `patched`, its changes already recorded). */
+function show(next, { patched = false } = {}) {
   if (message && next.version < message.version && next.table.status === message.table.status) return;
-  if (message?.view && next.view && next.seat === message.seat && next.version > message.version && next.type === "state") {
+  if (!patched && message?.view && next.view && next.seat === message.seat && next.version > message.version) {
     changes.record(next.version, diffPaths(message.view, next.view)); // a full state after a gap: what it changed
   }
   const isHost = next.is_host ?? message?.is_host ?? false;
@@ -349,7 +350,7 @@ function foldOtherBoards(root) {
     if (seat === own || !node.firstElementChild) continue;
     node.querySelector(".board-toggle")?.remove();
     const toggle = el("button", { class: "board-toggle", dataset: { seat } });
-    const show = () => {
+    const present = () => {
       const folded = !openedBoards.has(seat);
       node.classList.toggle("folded", folded);
       toggle.setAttribute("aria-expanded", String(!folded));
@@ -359,11 +360,11 @@ function foldOtherBoards(root) {
       event.stopPropagation();
       if (openedBoards.has(seat)) openedBoards.delete(seat);
       else openedBoards.add(seat);
-      show();
+      present();
     });
     node.classList.add("other-board");
     node.firstElementChild.append(toggle);
-    show();
+    present();
   }
 }
 
