@@ -53,7 +53,7 @@ from meeple.server.hosting import PublicAddress, lan_addresses, listens_everywhe
 from meeple.server.hub import Hub, RedisHub
 from meeple.server.limits import BodyLimit
 from meeple.server.mail import Mailer
-from meeple.server.routes import accounts, mygames, pages, sockets, tables
+from meeple.server.routes import accounts, mygames, pages, players, sockets, tables
 from meeple.server.routes.pages import WEB
 from meeple.server.runtime import Refused, TableRuntime
 from meeple.server.store import Store
@@ -155,7 +155,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def refused_handler(_request: Request, refusal: Refused) -> JSONResponse:
         return JSONResponse(refusal.to_json(), status_code=refusal.status)
 
-    for router in (pages.router, accounts.router, tables.router, sockets.router, mygames.router):
+    for router in (pages.router, accounts.router, tables.router, sockets.router, mygames.router, players.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app

@@ -672,6 +672,71 @@ class Store:
         session.flush()
         return True
 
+    def profile(self, name: str, key: str, recent: int = 20) -> JSON | None:
+        """An account's public record, or ``None``: per game the finished games it played and won and
+        its rating with its history; its most recent finished games (``recent``), its seats in them."""
+        with self.sessions() as session:
+            account = session.execute(select(Account.id, Account.name, Account.bot_level).where(
+                or_(Account.name == name, Account.name_key == key)).order_by(Account.name != name)).first()
+            if account is None:
+                return None
+            account_id = account[0]
+            seats: dict[str, int] = {table_id: seat for table_id, seat in session.execute(
+                select(Seat.table_id, Seat.seat).where(Seat.account_id == account_id))}
+            changes = session.scalars(select(RatingChange).where(RatingChange.account_id == account_id)
+                                      .order_by(RatingChange.created_at, RatingChange.table_id)).all()
+            for change in changes:
+                seats.setdefault(change.table_id, change.seat)
+            tables = session.scalars(select(GameTable).where(GameTable.id.in_(list(seats)),
+                                                             GameTable.status == FINISHED)
+                                     .order_by(GameTable.finished_at.desc())).all() if seats else []
+            games: dict[str, JSON] = {}
+            for table in tables:
+                entry = games.setdefault(table.game, {"game": table.game, "played": 0, "won": 0, "rating": None,
+                                                      "rated_games": 0, "history": []})
+                entry["played"] += 1
+                entry["won"] += seats[table.id] in (table.winners or [])
+            for row in session.scalars(select(RatingRow).where(RatingRow.account_id == account_id,
+                                                               RatingRow.players == 0)):
+                entry = games.setdefault(row.game, {"game": row.game, "played": row.games, "won": row.wins,
+                                                    "rating": None, "rated_games": 0, "history": []})
+                entry["rating"], entry["rated_games"] = row.display, row.games
+            for change in changes:
+                games[change.game]["history"].append({
+                    "table_id": change.table_id, "at": aware(change.created_at).isoformat(), "before": change.before,
+                    "rating": change.after, "result": change.result, "players": change.players,
+                    "against_bots": change.against_bots, "abandoned": change.abandoned})
+            rated = {change.table_id: change for change in changes}
+            recent_games: list[JSON] = []
+            for table in tables[:recent]:
+                summary = summary_of_row(table)
+                change = rated.get(table.id)
+                summary["seat"] = seats[table.id]
+                summary["won"] = seats[table.id] in (table.winners or [])
+                summary["rating_change"] = None if change is None else {
+                    "before": change.before, "after": change.after, "result": change.result,
+                    "against_bots": change.against_bots, "abandoned": change.abandoned}
+                recent_games.append(summary)
+            for entry in games.values():
+                try:
+                    entry["title"] = load_game(entry["game"]).title
+                except MeepleError:
+                    entry["title"] = entry["game"]
+            return {"player": {"name": account[1], "bot": account[2] is not None, "bot_level": account[2]},
+                    "games": sorted(games.values(), key=lambda g: str(g["game"])), "recent": recent_games}
+
+    def leaderboard(self, game: str, players: int, min_games: int, limit: int = 100) -> list[JSON]:
+        """The best-rated accounts at ``game`` (``players`` 0: over every player count) with at least
+        ``min_games`` rated games there, best first (ties: more games, then the older rating first)."""
+        with self.sessions() as session:
+            rows = session.execute(
+                select(Account.name, Account.bot_level, RatingRow.display, RatingRow.games, RatingRow.wins)
+                .join(Account, Account.id == RatingRow.account_id)
+                .where(RatingRow.game == game, RatingRow.players == players, RatingRow.games >= min_games)
+                .order_by(RatingRow.display.desc(), RatingRow.games.desc(), RatingRow.updated_at).limit(limit)).all()
+            return [{"rank": index + 1, "name": name, "bot": level is not None, "bot_level": level, "rating": display,
+                     "games": count, "wins": wins} for index, (name, level, display, count, wins) in enumerate(rows)]
+
     def bot_account(self, session: Session, level: str) -> int:
         """The account that holds ``level``'s ratings, made on first use (it has no password)."""
         found = session.scalar(select(Account.id).where(Account.bot_level == level))

@@ -162,3 +162,43 @@ def test_a_player_who_leaves_takes_the_loss_and_early_abandonment_is_unrated(
     assert [(r.seat, r.abandoned, r.rank) for r in rows] == [(0, False, 1), (1, True, 2)]
     assert rows[1].result == "loss" and rows[1].after < rows[1].before
     assert rows[0].after >= rows[0].before  # whatever the score, never a loss for the one who stayed
+
+
+def test_the_profile_counts_games_and_shows_the_rating_history_and_replays(client: TestClient) -> None:
+    table_id, ada, bob = two_accounts_table(client)
+    summary = play_out({0: ada, 1: bob}, table_id)
+    unrated, ada_again, carol = table_id, ada, account(client, "Carol")
+    unrated = create_table(ada_again, rated=False)["table"]["id"]
+    assert carol.post(f"/api/tables/{unrated}/join", json={"seat": 1}).status_code == 200
+    second = play_out({0: ada_again, 1: carol}, unrated)
+    profile = client.get("/api/players/ada").json()  # any spelling of the name finds the account
+    assert profile["player"] == {"name": "Ada", "bot": False, "bot_level": None}
+    [toy] = profile["games"]
+    ada_won = int(0 in summary["winners"]) + int(0 in second["winners"])
+    assert (toy["game"], toy["played"], toy["won"], toy["rated_games"]) == ("toy", 2, ada_won, 1)
+    [point] = toy["history"]
+    assert point["table_id"] == table_id and point["before"] == 1000 and point["rating"] == toy["rating"]
+    assert [game["id"] for game in profile["recent"]] == [unrated, table_id]
+    assert profile["recent"][0]["rating_change"] is None and profile["recent"][1]["rating_change"]["before"] == 1000
+    missing = client.get("/api/players/nobody")
+    assert missing.status_code == 404 and missing.json()["code"] == "unknown_player"
+    assert client.get("/players/Ada").status_code == 200 and "player.js" in client.get("/players/Ada").text
+
+
+def test_the_leaderboard_lists_only_players_with_the_minimum_of_games(client: TestClient) -> None:
+    ada = account(client, "Ada")
+    against_easy = [{"kind": "human"}, {"kind": "bot", "level": "easy"}]
+    for _ in range(2):  # Ada plays the easy bot twice: two rated games each
+        play_out({0: ada}, create_table(ada, seats=against_easy)["table"]["id"])
+    board = client.get("/api/leaderboard", params={"game": "toy"}).json()
+    assert board["min_games"] == ratings.MIN_GAMES_LISTED == 3 and board["leaders"] == []
+    play_out({0: ada}, create_table(ada, seats=against_easy)["table"]["id"])
+    leaders = client.get("/api/leaderboard", params={"game": "toy", "players": 2}).json()["leaders"]
+    assert sorted((row["name"], row["bot"], row["games"]) for row in leaders) == [
+        ("Ada", False, 3), ("easy bot", True, 3)]
+    assert [row["rank"] for row in leaders] == [1, 2] and leaders[0]["rating"] >= leaders[1]["rating"]
+    assert client.get("/api/leaderboard", params={"game": "toy", "players": 3}).json()["leaders"] == []
+    bot = client.get("/api/players/easy bot").json()
+    assert bot["player"]["bot"] is True and bot["games"][0]["rated_games"] == 3 and len(bot["recent"]) == 3
+    assert client.get("/api/leaderboard", params={"game": "chess"}).status_code == 400
+    assert client.get("/api/leaderboard", params={"game": "toy", "players": 9}).json()["code"] == "bad_players"
