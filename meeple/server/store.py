@@ -710,12 +710,12 @@ class Store:
             recent_games: list[JSON] = []
             for table in tables[:recent]:
                 summary = summary_of_row(table)
-                change = rated.get(table.id)
+                rated_change = rated.get(table.id)
                 summary["seat"] = seats[table.id]
                 summary["won"] = seats[table.id] in (table.winners or [])
-                summary["rating_change"] = None if change is None else {
-                    "before": change.before, "after": change.after, "result": change.result,
-                    "against_bots": change.against_bots, "abandoned": change.abandoned}
+                summary["rating_change"] = None if rated_change is None else {
+                    "before": rated_change.before, "after": rated_change.after, "result": rated_change.result,
+                    "against_bots": rated_change.against_bots, "abandoned": rated_change.abandoned}
                 recent_games.append(summary)
             for entry in games.values():
                 try:
