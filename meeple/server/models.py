@@ -99,6 +99,8 @@ class GameTable(Base):
     vote: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
     """Chosen at creation (``meeple.server.ratings`` says when a rated table's game counts)."""
+    # The table this finished one's rematch is played at, set once (``runtime.TableRuntime.rematch``).
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="table", order_by="Seat.seat", cascade="all, delete-orphan", lazy="selectin"
@@ -106,7 +108,8 @@ class GameTable(Base):
 
 
 class Seat(Base):
-    """A seat at a table: empty, a person (bound by the hash of a secret token) or a bot.
+    """A seat at a table: empty, a person (bound by the hash of a secret token) or a bot. A person's
+    seat with a ``name`` but no token is held for that player (a rematch's seat they have not taken yet).
 
     ``turn_mailed_at``: when its player was mailed that it is their turn; while set, no other mail is
     sent for this seat (cleared when they move or open the table).

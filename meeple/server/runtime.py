@@ -106,6 +106,8 @@ class LiveTable:
     """An open vote on a seat whose clock ran out (``timeouts``): its seat, voters and ballots."""
     events: list[JSON] = field(default_factory=list)
     rated: bool = False
+    rematch: str | None = None
+    """The table this finished one's rematch is played at, once someone offered it."""
 
     @property
     def version(self) -> int:
@@ -147,7 +149,8 @@ class LiveTable:
                     "kind": seat.kind,
                     "bot_level": seat.bot_level,
                     "name": seat.name,
-                    "taken": seat.is_taken,
+                    "taken": seat.is_taken or seat.is_reserved,
+                    "reserved": seat.is_reserved,
                     "online": seat.kind == BOT or index in online,
                     "stand_in": seat.kind == BOT and seat.token_hash is not None,
                 }
@@ -155,6 +158,7 @@ class LiveTable:
             ],
             "scores": state.scores() if state is not None and state.is_over else None,
             "winners": state.winners() if state is not None and state.is_over else None,
+            "rematch": self.rematch,
             "mode": self.settings.mode,
             "speed": self.settings.speed,
             "rated": self.rated,
@@ -197,6 +201,17 @@ def _clean_name(name: Any) -> str:
         return clean_name(name)
     except BadName as problem:
         raise Refused("bad_name", str(problem)) from None
+
+
+@dataclass
+class Rematched:
+    """A seat at a rematch: the new table, the seat (the same as before) and the token that binds it;
+    ``host_token`` for the player who offered it."""
+
+    table: LiveTable
+    seat: int
+    token: str
+    host_token: str | None = None
 
 
 @dataclass
@@ -272,6 +287,8 @@ class TableRuntime:
         elif table.status != FINISHED and (table.is_stale or (fresh and self.hub.shared)):
             async with table.lock:
                 await self.catch_up(table)
+        elif table.status == FINISHED and fresh and self.hub.shared and table.rematch is None:
+            table.rematch = await asyncio.to_thread(self.store.rematch_of, table.id)  # offered elsewhere
         if table_id in self.finished:
             self.finished.move_to_end(table_id)
         elif table_id in self.live:
@@ -293,7 +310,7 @@ class TableRuntime:
         table = LiveTable(
             id=row.id, game=game, players=row.players, seed=row.seed, options=dict(row.options),
             status=row.status, host_token_hash=row.host_token_hash, created_at=row.created_at,
-            seats=seats, finished_at=row.finished_at, settings=row.settings, rated=row.rated,
+            seats=seats, finished_at=row.finished_at, settings=row.settings, rated=row.rated, rematch=row.rematch,
         )
         if row.timing is not None:
             self._set_timing(table, row.timing)
@@ -486,6 +503,9 @@ class TableRuntime:
             taken = Refused("seat_taken", f"seat {seat} is already taken", 409)
             if table.seats[seat].is_taken:
                 raise taken
+            if table.seats[seat].is_reserved:
+                raise Refused("seat_reserved", f"seat {seat} is held for {table.seats[seat].name}, who played it "
+                                               "in the previous game", 409)
             cleaned = await self._seat_name(name, account_id, [s.name for s in table.seats])
             token = new_token()
             if not await asyncio.to_thread(self.store.take_seat, table.id, seat, cleaned, token_hash(token),
@@ -500,6 +520,79 @@ class TableRuntime:
             await self._publish(table, start, seats_changed=True)
         await self._queue_bot(table)
         return token
+
+    async def rematch(self, table_id: str, token: str | None, new_token_held: str | None = None) -> Rematched:
+        """Offer a finished table's rematch, or accept the one offered: the same seats (bots at their
+        level, each person's seat held for them), options, mode and clock, at a new table; the first
+        offer (across every process) stands. ``new_token_held``: the caller's seat token of the rematch
+        table, if it has one (accepting twice is answered with the seat already taken)."""
+        table = await self.get(table_id)
+        if table.status != FINISHED:
+            raise Refused("not_finished", "a rematch is offered once the game is over", 409)
+        seat = table.seat_of(token)
+        if seat is None:
+            raise Refused("not_seated", "only the players of this game can offer or accept its rematch", 403)
+        offered: str | None = None
+        async with table.lock:
+            if table.rematch is None:
+                table.rematch = await asyncio.to_thread(self.store.rematch_of, table.id)
+            if table.rematch is None:
+                created, token_here, host = await self._create_rematch(table, seat)
+                table.rematch = await asyncio.to_thread(self.store.set_rematch, table.id, created.id)
+                if table.rematch == created.id:
+                    offered = created.id
+                    self._hold(created)
+                    async with created.lock:
+                        await self._start_if_full(created)
+                    await self._publish(table, table.version, seats_changed=True)
+                else:  # another process offered first: take our seat at its table
+                    await asyncio.to_thread(self.store.delete_table, created.id)
+            rematch_id = table.rematch
+        assert rematch_id is not None
+        if offered is not None:
+            new_table = await self.get(rematch_id)
+            await self._queue_bot(new_table)
+            return Rematched(new_table, seat, token_here, host_token=host)
+        new_table = await self.get(rematch_id, fresh=True)
+        if new_token_held is not None and new_table.seat_of(new_token_held) == seat:
+            return Rematched(new_table, seat, new_token_held)
+        info = table.seats[seat]
+        async with new_table.lock:
+            held = new_table.seats[seat]
+            if held.is_taken:
+                raise Refused("rematch_taken", "your seat at the rematch is taken already", 409)
+            token_new = new_token()
+            if not await asyncio.to_thread(self.store.take_seat, new_table.id, seat, held.name or info.name or "",
+                                           token_hash(token_new), info.account_id):
+                new_table.seats_stale = True
+                await self.catch_up(new_table)
+                raise Refused("rematch_taken", "your seat at the rematch is taken already", 409)
+            held.token_hash, held.account_id = token_hash(token_new), info.account_id
+            start = new_table.version
+            await self._start_if_full(new_table)
+            await self._publish(new_table, start, seats_changed=True)
+        await self._queue_bot(new_table)
+        return Rematched(new_table, seat, token_new)
+
+    async def _create_rematch(self, table: LiveTable, seat: int) -> tuple[LiveTable, str, str]:
+        """The new table of ``table``'s rematch, written with the offering ``seat`` taken and every
+        other person's seat held for them; with the offerer's seat token and the host token."""
+        token_new, host = new_token(), new_token()
+        seats: list[SeatRow] = []
+        for index, old in enumerate(table.seats):
+            if old.kind == BOT and old.token_hash is None:  # a bot for good (a stand-in's player comes back)
+                seats.append(SeatRow(BOT, bot_level=old.bot_level or DEFAULT_BOT_LEVEL))
+            else:
+                seats.append(SeatRow(HUMAN, name=old.name or "",
+                                     token_hash=token_hash(token_new) if index == seat else None,
+                                     account_id=old.account_id if index == seat else None))
+        row = TableRow(
+            id=secrets.token_hex(5), game=table.game.name, players=table.players, seed=secrets.randbits(62),
+            options=dict(table.options), status=OPEN, host_token_hash=token_hash(host),
+            created_at=datetime.now(UTC), finished_at=None, seats=seats, settings=table.settings, rated=table.rated,
+        )
+        await asyncio.to_thread(self.store.insert_table, row)
+        return self._build(row), token_new, host
 
     async def seat_bot(self, table_id: str, seat: Any, level: Any, seat_token: str | None,
                        host_token: str | None) -> None:

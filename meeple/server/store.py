@@ -64,6 +64,11 @@ class SeatRow:
     def is_taken(self) -> bool:
         return self.kind == BOT or self.token_hash is not None
 
+    @property
+    def is_reserved(self) -> bool:
+        """A person's seat held for a named player (a rematch's, until they accept): nobody else joins it."""
+        return self.kind == HUMAN and self.token_hash is None and self.name is not None
+
 
 @dataclass
 class TableRow:
@@ -83,6 +88,7 @@ class TableRow:
     settings: ClockSettings = field(default_factory=ClockSettings)
     timing: TableTiming | None = None
     rated: bool = False
+    rematch: str | None = None
 
 
 @dataclass
@@ -212,7 +218,7 @@ class Store:
                 status=row.status, host_token_hash=row.host_token_hash, created_at=aware(row.created_at),
                 finished_at=aware(row.finished_at) if row.finished_at else None,
                 seats=[SeatRow(s.kind, s.bot_level, s.name, s.token_hash, s.account_id) for s in row.seats],
-                settings=settings_of(row), rated=row.rated,
+                settings=settings_of(row), rated=row.rated, rematch=row.rematch,
             )
             if row.clock_bank is not None:
                 table.timing = self._timing(session, row)
@@ -243,6 +249,25 @@ class Store:
         with self.sessions() as session:
             row = session.get(GameTable, table_id)
             return self._timing(session, row) if row is not None and row.clock_bank is not None else None
+
+    def set_rematch(self, table_id: str, rematch_id: str) -> str | None:
+        """Name ``rematch_id`` the finished table's rematch unless one is named already (by any process);
+        returns the rematch that stands."""
+        with self.sessions.begin() as session:
+            session.execute(update(GameTable).where(GameTable.id == table_id, GameTable.status == FINISHED,
+                                                    GameTable.rematch.is_(None)).values(rematch=rematch_id))
+            return session.scalar(select(GameTable.rematch).where(GameTable.id == table_id))
+
+    def rematch_of(self, table_id: str) -> str | None:
+        with self.sessions() as session:
+            return session.scalar(select(GameTable.rematch).where(GameTable.id == table_id))
+
+    def delete_table(self, table_id: str) -> None:
+        """Drop a table nobody has seen (a rematch offered a moment after another process's)."""
+        with self.sessions.begin() as session:
+            table = session.get(GameTable, table_id)
+            if table is not None:
+                session.delete(table)
 
     def load_seats(self, table_id: str) -> tuple[str, list[SeatRow]]:
         with self.sessions() as session:
@@ -478,7 +503,7 @@ class Store:
             filters.append(GameTable.mode == mode)
         if open_seats:
             filters.append(select(Seat.seat).where(Seat.table_id == GameTable.id, Seat.kind == HUMAN,
-                                                   Seat.token_hash.is_(None)).exists())
+                                                   Seat.token_hash.is_(None), Seat.name.is_(None)).exists())
         with self.sessions() as session:
             if status in (None, OPEN, RUNNING):
                 wanted = (OPEN, RUNNING) if status is None else (status,)
@@ -786,8 +811,9 @@ def summary_of_row(row: GameTable) -> JSON:
         "actions": row.moves,
         "seats": [
             {"seat": s.seat, "kind": s.kind, "bot_level": s.bot_level, "name": s.name,
-             "taken": s.kind == BOT or s.token_hash is not None, "online": not over and s.kind == BOT,
-             "stand_in": s.kind == BOT and s.token_hash is not None}
+             "taken": s.kind == BOT or s.token_hash is not None or s.name is not None,
+             "reserved": s.kind == HUMAN and s.token_hash is None and s.name is not None,
+             "online": not over and s.kind == BOT, "stand_in": s.kind == BOT and s.token_hash is not None}
             for s in row.seats
         ],
         "mode": row.mode,
@@ -796,6 +822,7 @@ def summary_of_row(row: GameTable) -> JSON:
         "clock": clock_json(settings_of(row), None if over else clock_of(row), dict(row.vote) if row.vote else None),
         "scores": row.scores,
         "winners": row.winners,
+        "rematch": row.rematch,
     }
 
 

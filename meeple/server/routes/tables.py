@@ -1,4 +1,4 @@
-"""The lobby and table API: list, create, show, join, leave, hand a seat to a bot, act, replay; and
+"""The lobby and table API: list, create, show, join, leave, hand a seat to a bot, act, replay, rematch; and
 the clocks' routes: reclaim a seat a bot took when your time ran out, vote on a player whose did."""
 
 from __future__ import annotations
@@ -123,6 +123,23 @@ async def act(table_id: str, request: Request) -> JSON:
     seat = await runtime.seat_of(table, seat_token_of(request, table_id))
     await runtime.act(table_id, seat, data.get("action"), data.get("version"))
     return runtime.message_for(await runtime.get(table_id), seat)
+
+
+@router.post("/api/tables/{table_id}/rematch")
+async def rematch(table_id: str, request: Request) -> Response:
+    """Offer this finished game's rematch (same seats, options, mode and clock) or accept the one
+    offered; either way the answer is your seat at the new table, which starts once everyone accepted."""
+    runtime = runtime_of(request)
+    rematch_id = (await runtime.get(table_id, fresh=True)).rematch
+    held = seat_token_of(request, rematch_id) if rematch_id is not None else None
+    seated = await runtime.rematch(table_id, seat_token_of(request, table_id), held)
+    table = seated.table
+    response = JSONResponse({"table": table.summary(runtime.hub.online(table.id)), "seat": seated.seat,
+                             "token": seated.token, "url": f"/tables/{table.id}"})
+    set_cookie(response, seat_cookie(table.id), seated.token)
+    if seated.host_token is not None:
+        set_cookie(response, host_cookie(table.id), seated.host_token)
+    return response
 
 
 @router.get("/api/tables/{table_id}/replay")

@@ -285,8 +285,29 @@ function drawTablePanel() {
         el("td", {}, seatName(seat)), el("td", {}, String(table.scores?.[seat.seat] ?? "")),
         el("td", {}, table.winners?.includes(seat.seat) ? t("table.winner") : ""))))));
     parts.push(el("a", { class: "button", id: "replay-link", href: `/tables/${tableId}/replay` }, t("lobby.replay")));
+    parts.push(...rematchControls(table));
   }
   panel.replaceChildren(...parts);
+}
+
+/** A finished table's rematch: a player offers it, or accepts the one offered, and is taken to the new
+ * table (which starts once everyone accepted); a spectator may follow it there. */
+function rematchControls(table) {
+  if (message.seat === null) {
+    return table.rematch ? [el("a", { class: "button", id: "rematch-watch", href: `/tables/${table.rematch}` },
+      t("table.rematch_watch"))] : [];
+  }
+  const go = async () => {
+    try {
+      const seated = await api(`/api/tables/${tableId}/rematch`, { method: "POST", body: {} });
+      window.location.assign(seated.url);
+    } catch (error) {
+      toast(error.message);
+    }
+  };
+  if (!table.rematch) return [el("button", { class: "primary", id: "rematch", onclick: go }, t("table.rematch"))];
+  return [el("p", { class: "rematch-offer" }, t("table.rematch_offered")),
+    el("button", { class: "primary", id: "rematch-accept", onclick: go }, t("table.rematch_accept"))];
 }
 
 function drawLog() {
