@@ -3,6 +3,7 @@ mode and clock; bots accept at once, people by clicking; the new table starts on
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -93,3 +94,27 @@ def test_a_rematch_between_two_people_starts_when_both_accepted(client: TestClie
     ada_elsewhere.cookies.update({k: v for k, v in client.cookies.items() if old_id in k})
     twice = ada_elsewhere.post(f"/api/tables/{old_id}/rematch", json={})
     assert twice.status_code == 409 and twice.json()["code"] == "rematch_taken"
+
+
+def test_two_processes_offering_at_once_lead_to_one_rematch(make_client: Callable[..., TestClient]) -> None:
+    """Bob's process still holds the finished table without the offer Ada made through another
+    process: his click accepts hers (the database names the rematch once), never opens a second."""
+    first = make_client()
+    old_id = create_table(first)["table"]["id"]
+    bob_first = guest(first)
+    assert bob_first.post(f"/api/tables/{old_id}/join", json={"seat": 1, "name": "Bob"}).status_code == 200
+    finish(first, old_id, first, bob_first)
+    second = make_client()
+    bob = guest(second)
+    bob.cookies.update(dict(bob_first.cookies))
+    assert bob.get(f"/api/tables/{old_id}").json()["table"]["rematch"] is None  # loaded in the second process
+
+    offer = first.post(f"/api/tables/{old_id}/rematch", json={}).json()
+    accepted = bob.post(f"/api/tables/{old_id}/rematch", json={})
+    assert accepted.status_code == 200, accepted.text
+    assert accepted.json()["table"]["id"] == offer["table"]["id"] and accepted.json()["seat"] == 1
+    store = second.app.state.runtime.store  # type: ignore[attr-defined]
+    # a later offer never replaces the one that stands
+    assert store.set_rematch(old_id, "another") == offer["table"]["id"]
+    statuses = {row["id"]: row["status"] for row in store.list_tables(None)}
+    assert statuses == {old_id: "finished", offer["table"]["id"]: "running"}  # in the database, both seated
