@@ -481,6 +481,69 @@ def bots_command(
         raise typer.BadParameter(str(error)) from None
 
 
+@app.command("ladder")
+def ladder(
+    game: Annotated[str, typer.Argument(help="Game name, e.g. citadels.")],
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many ladder games to play.")] = 10,
+    players: Annotated[int | None, typer.Option(
+        help="Players per game (default: as many as the levels, within the game's limits).")] = None,
+    levels: Annotated[str, typer.Option(help="The bot levels on the ladder, comma-separated.")] = "easy,medium,hard",
+    seed: Annotated[int | None, typer.Option(help="Seed of the first game (default: random); game i uses seed+i.")]
+    = None,
+    option: OptionArg = None,
+    preset: PresetArg = None,
+    database_url: Annotated[str | None, typer.Option(
+        "--database-url", envvar="MEEPLE_DATABASE_URL", help="The site's database (as given to serve).")] = None,
+) -> None:
+    """Play rated bot-vs-bot games between the bot levels and record them in the site's database, so
+    each level has a rating per game (on the leaderboards and its profile page) and players see where
+    they stand against each."""
+    import secrets
+
+    from meeple.server.config import Settings
+    from meeple.server.db import make_engine, migrate
+    from meeple.server.ladder import LadderGame, play_ladder
+    from meeple.server.ratings import MIN_GAMES_LISTED
+    from meeple.server.store import Store
+
+    chosen = _game(game)
+    names = [level_name(level.strip()) for level in levels.split(",") if level.strip()]
+    unknown = [level for level in names if level not in BOT_KINDS]
+    if unknown or len(set(names)) < 2 or len(set(names)) != len(names):
+        raise typer.BadParameter(f"give at least two different levels among {', '.join(BOT_KINDS)}",
+                                 param_hint="--levels")
+    if "medium" in names and not has_heuristic(chosen.name):
+        raise typer.BadParameter(f"{chosen.name} has no medium bot yet: leave medium out", param_hint="--levels")
+    count = players if players is not None else max(chosen.min_players, min(chosen.max_players, len(names)))
+    chosen_options = _parse_options(option, preset)
+    first = seed if seed is not None else secrets.randbits(40)
+    _new_game(chosen, count, first, chosen_options)  # validates players and options up front
+    try:
+        settings = Settings.from_env(database_url=database_url)
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
+    engine = make_engine(settings.database_url)
+    migrate(engine)
+    store = Store(engine)
+
+    def report(result: LadderGame) -> None:
+        winners = ", ".join(result.levels[seat] for seat in result.winners)
+        console.print(f"table {result.table_id}: {' / '.join(result.levels)} — won by {winners}")
+
+    try:
+        play_ladder(store, chosen.name, count, names, games, first, chosen_options, on_game=report)
+        board = {row["bot_level"]: row for row in store.leaderboard(chosen.name, count, 0, limit=100_000) if row["bot"]}
+    finally:
+        engine.dispose()
+    table = Table("level", "rating", "rated games", "wins", title=f"{chosen.title}, {count} players: the bot ladder")
+    for level in names:
+        row = board.get(level)
+        table.add_row(level, str(row["rating"]) if row else "-", str(row["games"]) if row else "0",
+                      str(row["wins"]) if row else "0")
+    console.print(table)
+    console.print(f"(leaderboards list players with at least {MIN_GAMES_LISTED} rated games)")
+
+
 def _safe_url(url: str) -> str:
     """The database URL with any password hidden, for the start-up line."""
     from sqlalchemy.engine import make_url

@@ -697,6 +697,22 @@ class Store:
         session.flush()
         return True
 
+    def record_ladder_game(self, row: TableRow, scores: list[int], winners: list[int]) -> None:
+        """Store a finished bot-ladder game (``meeple.server.ladder``) with its moves, rated in the same
+        transaction."""
+        with self.sessions.begin() as session:
+            session.add(GameTable(
+                id=row.id, game=row.game, players=row.players, seed=row.seed, options=row.options, status=FINISHED,
+                host_token_hash=row.host_token_hash, created_at=row.created_at, finished_at=row.finished_at,
+                moves=len(row.moves), scores=scores, winners=winners, rated=True,
+                seats=[Seat(seat=i, kind=s.kind, bot_level=s.bot_level) for i, s in enumerate(row.seats)]))
+            session.flush()
+            if row.moves:
+                session.execute(insert(cast(Table, ActionRecord.__table__)), [
+                    {"table_id": row.id, "idx": index, "seat": seat, "notation": notation, "created_at": row.created_at}
+                    for index, (seat, notation) in enumerate(row.moves)])
+            self.rate_finished(session, row.id, scores, winners, ladder=True)
+
     def profile(self, name: str, key: str, recent: int = 20) -> JSON | None:
         """An account's public record, or ``None``: per game the finished games it played and won and
         its rating with its history; its most recent finished games (``recent``), its seats in them."""
