@@ -31,9 +31,9 @@ from meeple.core.errors import IllegalAction, MeepleError
 from meeple.core.registry import game_names, load_game
 from meeple.server.auth import new_token, token_hash
 from meeple.server.clocks import BadClock, ClockSettings, ClockState, check_rule, profile_of, reclaimed_time
-from meeple.server.hub import Hub, Subscriber, Update, seat_key
+from meeple.server.hub import SPECTATOR, Hub, Subscriber, Update, seat_key
 from meeple.server.names import BadName, clean_name, name_key
-from meeple.server.patch import diff
+from meeple.server.patch import apply_patch, diff
 from meeple.server.store import (
     BOT,
     FINISHED,
@@ -95,7 +95,8 @@ class LiveTable:
     finished_at: datetime | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     views: dict[str, JSON] = field(default_factory=dict)
-    """The view each seat was last sent a patch against (key ``hub.seat_key``), at ``version``."""
+    """The view each seat was last sent a patch against (key ``hub.seat_key``), at ``views_version``."""
+    views_version: int = -1
     known_version: int = 0
     """The newest version another process announced; above ``version``, this copy is stale."""
     seats_stale: bool = False
@@ -243,11 +244,31 @@ class TableRuntime:
         hub.presence_listeners.append(self._presence_lost)
 
     def _heard(self, update: Update) -> None:
-        """Another process changed a table: our copy (if any) is behind until it catches up."""
+        """Another process changed a table: our copy (if any) is behind until it catches up. The views
+        this copy patches against follow the update's own patches (as a client's do), so the catch-up
+        does not have to compute every seat's view again before this process's next move."""
         table = self.live.get(update.table_id)
         if table is not None:
             table.known_version = max(table.known_version, update.version)
             table.seats_stale = table.seats_stale or update.seats_changed
+            if update.is_move and table.views and table.views_version == update.start:
+                self._follow_views(table, update)
+
+    @staticmethod
+    def _follow_views(table: LiveTable, update: Update) -> None:
+        try:
+            followed: dict[str, JSON] = {}
+            for key, before in table.views.items():
+                seat = None if key == SPECTATOR else int(key)
+                if not update.has(seat):
+                    raise KeyError(key)
+                message = json.loads(update.text_for(seat))
+                followed[key] = message["view"] if "view" in message else apply_patch(before, message["patch"])
+        except (KeyError, ValueError, TypeError):
+            table.views.clear()  # computed afresh when next needed
+            return
+        table.views = followed
+        table.views_version = update.version
 
     def _presence_lost(self, table_id: str) -> None:
         """Seats online through a process that died are offline now: tell this process's sockets."""
@@ -343,7 +364,8 @@ class TableRuntime:
             for seat, notation in moves:
                 table.state.apply(notation)
                 table.actors.append(seat)
-            table.views.clear()
+            if table.views_version != table.version:  # not brought along by the updates heard (``_heard``)
+                table.views.clear()
         table.known_version = max(table.known_version, table.version)
         table.status = status
         if table.settings.timed:
@@ -751,6 +773,7 @@ class TableRuntime:
             return
         for seat in self._watched(table):
             table.views[seat_key(seat)] = state.view(seat)
+        table.views_version = table.version
 
     def _watched(self, table: LiveTable) -> list[int | None]:
         """The seats (``None``: spectators) an update must carry a message for: all of them when
@@ -789,6 +812,7 @@ class TableRuntime:
                     message["patch"] = diff(before, view)
                 table.views[key] = view
             messages[key] = message
+        table.views_version = table.version
         await self.hub.publish(Update(table.id, start, table.version, messages, seats_changed=seats_changed))
 
     async def publish_presence(self, table: LiveTable, skip: Subscriber | None = None) -> None:

@@ -152,11 +152,13 @@ class SeatClient:
         self.reconnects = 0
         self.errors: list[dict[str, Any]] = []
         self.acted: set[int] = set()
+        self.target = 0  # no move is made at or beyond this version
 
     async def run(self, target: int, deadline: float) -> None:
         import websockets
 
         attempt = 0
+        self.target = target
         while time.monotonic() < deadline:
             url = self.urls[min(attempt, len(self.urls) - 1)].replace("http://", "ws://")
             query = [f"token={self.token}"] if self.token else []
@@ -207,7 +209,8 @@ class SeatClient:
 
     async def maybe_act(self, ws: Any) -> None:
         state = self.state
-        if state is not None and state["legal"] and state["version"] not in self.acted:
+        if (state is not None and state["legal"] and state["version"] not in self.acted
+                and state["version"] < self.target):
             self.acted.add(state["version"])
             await ws.send(json.dumps({"type": "act", "action": self.rng.choice(state["legal"]),
                                       "version": state["version"]}))
@@ -252,6 +255,18 @@ def test_one_tables_clients_spread_over_two_processes_each_see_every_move_in_ord
         assert client.applied == list(range(start, start + len(client.applied))), client.applied
         assert client.full_states == 1 and client.reconnects == 0
         assert [entry["seat"] for entry in client.state["log"]] == [seat for _, seat in moves[:client.state["version"]]]
+    # the patches each process computed (one of them following the other's, heard over Redis) rebuild
+    # every seat's exact view
+    compared = 0
+    for client in clients + spectators:
+        assert client.state is not None
+        for url in (a.url, b.url):
+            headers = {"X-Meeple-Token": client.token} if client.token else {}
+            server = httpx.get(f"{url}/api/tables/{table_id}", headers=headers).json()
+            if server["version"] == client.state["version"]:
+                assert server["view"] == client.state["view"]
+                compared += 1
+    assert compared >= 4
 
 
 def test_a_process_killed_mid_game_loses_nothing_and_applies_nothing_twice(
