@@ -551,6 +551,17 @@ class Store:
         except IntegrityError:
             raise Conflict(name) from None
 
+    def claim_seats(self, account_id: int, token_hashes: Sequence[str]) -> int:
+        """A guest who signs up claims their games: the seats this browser's seat cookies hold, and that
+        no account holds yet, become ``account_id``'s; how many. Results already rated stay as they were
+        (guests are not rated); a game still running counts for the account when it ends."""
+        if not token_hashes:
+            return 0
+        with self.sessions.begin() as session:
+            result = session.execute(update(Seat).where(Seat.token_hash.in_(list(token_hashes)),
+                                                        Seat.account_id.is_(None)).values(account_id=account_id))
+            return int(result.rowcount)  # type: ignore[attr-defined]
+
     def add_login(self, token_hash: str, account_id: int) -> None:
         with self.sessions.begin() as session:
             session.add(LoginSession(token_hash=token_hash, account_id=account_id))

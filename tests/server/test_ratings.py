@@ -202,3 +202,26 @@ def test_the_leaderboard_lists_only_players_with_the_minimum_of_games(client: Te
     assert bot["player"]["bot"] is True and bot["games"][0]["rated_games"] == 3 and len(bot["recent"]) == 3
     assert client.get("/api/leaderboard", params={"game": "chess"}).status_code == 400
     assert client.get("/api/leaderboard", params={"game": "toy", "players": 9}).json()["code"] == "bad_players"
+
+
+def test_a_guest_who_signs_up_in_the_same_browser_claims_their_games(client: TestClient) -> None:
+    # A guest finishes a game against a bot and sits at a running table; another guest's seat stays theirs.
+    against_bot = create_table(client, name="Dee", seats=[{"kind": "human"}, {"kind": "bot", "level": "easy"}])
+    play_out({0: client}, against_bot["table"]["id"])
+    running = create_table(client, name="Dee")["table"]["id"]
+    other = guest(client)
+    assert other.post(f"/api/tables/{running}/join", json={"seat": 1, "name": "Eve"}).status_code == 200
+    response = client.post("/api/accounts", json={"name": "Dee", "password": "secret words"})
+    assert response.status_code == 200 and response.json()["claimed_seats"] == 2
+    profile = client.get("/api/players/Dee").json()
+    assert [game["id"] for game in profile["recent"]] == [against_bot["table"]["id"]]
+    assert profile["games"][0]["played"] == 1 and profile["games"][0]["rating"] is None  # played as a guest: unrated
+    # The running game is now the account's: when it ends it is rated for Dee (Eve is still a guest).
+    play_out({0: client, 1: other}, running)
+    [change] = changes(store_of(client), running)
+    assert change.seat == 0 and client.get("/api/players/Dee").json()["games"][0]["rated_games"] == 1
+    # Signing up again elsewhere claims nothing; another browser's seats were never this account's.
+    assert account(client, "Fay").post("/api/logout").status_code == 200
+    eve = other.post("/api/accounts", json={"name": "Eve", "password": "secret words"}).json()
+    assert eve["claimed_seats"] == 1  # Eve's own seat at the running table
+    assert client.post("/api/accounts", json={"name": "Dee2", "password": "secret words"}).json()["claimed_seats"] == 0

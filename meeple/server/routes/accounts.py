@@ -18,6 +18,7 @@ from meeple.server.auth import (
 )
 from meeple.server.names import name_key
 from meeple.server.routes.common import SESSION_COOKIE, account_of, body_of, set_cookie, store_of
+from meeple.server.routes.mygames import seat_token_hashes
 from meeple.server.runtime import Refused, _clean_name
 from meeple.server.store import Conflict
 
@@ -43,7 +44,8 @@ async def register(request: Request) -> Response:
         account_id = await asyncio.to_thread(store.register, name, key, hashed)
     except Conflict:
         raise taken from None
-    return await login_response(request, account_id, name)
+    claimed = await asyncio.to_thread(store.claim_seats, account_id, seat_token_hashes(request))
+    return await login_response(request, account_id, name, claimed)
 
 
 @router.post("/api/login")
@@ -61,10 +63,14 @@ async def login(request: Request) -> Response:
     return await login_response(request, account[0], account[1])
 
 
-async def login_response(request: Request, account_id: int, name: str) -> Response:
+async def login_response(request: Request, account_id: int, name: str, claimed: int | None = None) -> Response:
+    """Sign the browser in; ``claimed``: at sign-up, how many of its guest seats became the account's."""
     token = new_token()
     await asyncio.to_thread(store_of(request).add_login, token_hash(token), account_id)
-    response = JSONResponse({"account": {"id": account_id, "name": name}})
+    body: dict[str, object] = {"account": {"id": account_id, "name": name}}
+    if claimed is not None:
+        body["claimed_seats"] = claimed
+    response = JSONResponse(body)
     set_cookie(response, SESSION_COOKIE, token)
     return response
 

@@ -354,6 +354,7 @@ function renderAccount() {
   slot.replaceChildren();
   if (account) {
     slot.append(el("span", {}, t("account.signed_in", { name: account.name })), " ",
+      el("a", { href: `/players/${encodeURIComponent(account.name)}`, id: "profile-link" }, t("ratings.profile_link")), " ",
       el("button", { class: "link", id: "logout", onclick: async () => {
         await api("/api/logout", { method: "POST" });
         account = null;
@@ -367,6 +368,7 @@ function renderAccount() {
     try {
       const data = await api(path, { method: "POST", body: { name: name.value, password: password.value } });
       account = data.account;
+      if (data.claimed_seats) toast(t("ratings.claimed", { n: data.claimed_seats }), "info");
       renderAccount();
       renderCreateForm();
     } catch (error) {
