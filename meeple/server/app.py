@@ -47,13 +47,14 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from meeple.server.alerts import TurnAlerts
 from meeple.server.botrunner import BotRunner
+from meeple.server.chat import Chat
 from meeple.server.config import Settings, normalize_origin
 from meeple.server.db import make_engine, migrate
 from meeple.server.hosting import PublicAddress, lan_addresses, listens_everywhere, request_origin
 from meeple.server.hub import Hub, RedisHub
 from meeple.server.limits import BodyLimit
 from meeple.server.mail import Mailer
-from meeple.server.routes import accounts, mygames, pages, players, sockets, tables
+from meeple.server.routes import accounts, chat, mygames, pages, players, sockets, tables
 from meeple.server.routes.pages import WEB
 from meeple.server.runtime import Refused, TableRuntime
 from meeple.server.store import Store
@@ -126,6 +127,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         alerts = TurnAlerts(runtime, store, mailer, settings.public_url)
         app.state.runtime, app.state.writer, app.state.bots = runtime, writer, runner
         app.state.clocks, app.state.alerts = keeper, alerts
+        app.state.chat = Chat(runtime)
         await hub.start()
         if settings.run_bots:
             await runner.start()
@@ -155,7 +157,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def refused_handler(_request: Request, refusal: Refused) -> JSONResponse:
         return JSONResponse(refusal.to_json(), status_code=refusal.status)
 
-    for router in (pages.router, accounts.router, tables.router, sockets.router, mygames.router, players.router):
+    for router in (pages.router, accounts.router, tables.router, sockets.router, mygames.router, players.router,
+                   chat.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app

@@ -66,6 +66,8 @@ class Update:
     seats_changed: bool = False
     origin: str = ""
     online: list[int] = field(default_factory=list)
+    watching: int = 0
+    """How many spectators (sockets without a seat) watch the table through the origin process."""
     _texts: dict[str, str] = field(default_factory=dict, repr=False)
 
     def has(self, seat: int | None) -> bool:
@@ -91,6 +93,7 @@ class Update:
         texts = [self.text_for(None if key == SPECTATOR else int(key)) for key in keys]
         header = {"table": self.table_id, "start": self.start, "version": self.version,
                   "seats_changed": self.seats_changed, "origin": self.origin, "online": self.online,
+                  "watching": self.watching,
                   "lengths": [[key, len(text)] for key, text in zip(keys, texts, strict=True)]}
         return "\n".join([json.dumps(header, separators=(",", ":")), *texts])
 
@@ -108,7 +111,7 @@ class Update:
             raise ValueError("an update's texts do not add up to its length")
         return cls(table_id=header["table"], start=header["start"], version=header["version"], messages={},
                    seats_changed=header["seats_changed"], origin=header["origin"], online=list(header["online"]),
-                   _texts=texts)
+                   watching=int(header.get("watching", 0)), _texts=texts)
 
 
 RemoteListener = Callable[[Update], None]
@@ -122,6 +125,7 @@ class Hub:
         self.origin = f"{os.getpid()}-{secrets.token_hex(4)}"
         self.local: dict[str, list[Subscriber]] = {}
         self.remote_online: dict[str, dict[str, set[int]]] = {}
+        self.remote_watching: dict[str, dict[str, int]] = {}
         self.recent: dict[str, deque[Update]] = {}
         self.listeners: list[RemoteListener] = []
         self.presence_listeners: list[PresenceListener] = []
@@ -151,6 +155,11 @@ class Hub:
     def local_online(self, table_id: str) -> list[int]:
         return sorted({s.seat for s in self.local.get(table_id, ()) if s.seat is not None})
 
+    def spectators(self, table_id: str) -> int:
+        """How many sockets without a seat watch the table, here and (as last heard) in other processes."""
+        here = sum(1 for s in self.local.get(table_id, ()) if s.seat is None)
+        return here + sum(self.remote_watching.get(table_id, {}).values())
+
     def online(self, table_id: str) -> set[int]:
         seats = set(self.local_online(table_id))
         for remote in self.remote_online.get(table_id, {}).values():
@@ -167,6 +176,7 @@ class Hub:
         other processes' too)."""
         update.origin = update.origin or self.origin
         update.online = self.local_online(update.table_id)
+        update.watching = sum(1 for s in self.local.get(update.table_id, ()) if s.seat is None)
         self._remember(update)
         await self.deliver(update, skip)
 
@@ -204,6 +214,10 @@ class Hub:
             self.remote_online.setdefault(update.table_id, {})[update.origin] = set(update.online)
         else:
             self.remote_online.get(update.table_id, {}).pop(update.origin, None)
+        if update.watching:
+            self.remote_watching.setdefault(update.table_id, {})[update.origin] = update.watching
+        else:
+            self.remote_watching.get(update.table_id, {}).pop(update.origin, None)
         for listener in self.listeners:
             listener(update)
         self._remember(update)
@@ -222,6 +236,7 @@ class RedisHub(Hub):
         self._redis: Any = None
         self._pubsub: Any = None
         self._written_online: dict[str, list[int]] = {}
+        self._written_watching: dict[str, int] = {}
 
     @staticmethod
     def channel(table_id: str) -> str:
@@ -232,6 +247,11 @@ class RedisHub(Hub):
         """A hash of the table's online seats per process (origin → seats as JSON), read by a process
         that starts watching the table: it learns who is online elsewhere before anyone moves."""
         return f"meeple:online:{table_id}"
+
+    @staticmethod
+    def watching_key(table_id: str) -> str:
+        """A hash of how many spectators watch the table through each process (origin → count)."""
+        return f"meeple:watching:{table_id}"
 
     @staticmethod
     def alive_key(origin: str) -> str:
@@ -278,6 +298,7 @@ class RedisHub(Hub):
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(confirmed.wait(), 2)
             await self._read_presence(table_id)
+            await self._read_watching(table_id)
 
     async def unsubscribe(self, table_id: str, subscriber: Subscriber) -> None:
         await super().unsubscribe(table_id, subscriber)
@@ -299,22 +320,34 @@ class RedisHub(Hub):
             if update is None:
                 return
             try:
-                if self._written_online.get(update.table_id) == update.online:
+                online_same = self._written_online.get(update.table_id) == update.online
+                watching_same = self._written_watching.get(update.table_id, 0) == update.watching
+                if online_same and watching_same:
                     await self._redis.publish(self.channel(update.table_id), update.to_wire())
                     continue
                 key = self.presence_key(update.table_id)
+                watching_key = self.watching_key(update.table_id)
                 async with self._redis.pipeline(transaction=False) as pipe:
                     pipe.publish(self.channel(update.table_id), update.to_wire())
-                    if update.online:
+                    if not online_same and update.online:
                         pipe.hset(key, self.origin, json.dumps(update.online))
                         pipe.expire(key, 86400)
-                    else:
+                    elif not online_same:
                         pipe.hdel(key, self.origin)
+                    if not watching_same and update.watching:
+                        pipe.hset(watching_key, self.origin, update.watching)
+                        pipe.expire(watching_key, 86400)
+                    elif not watching_same:
+                        pipe.hdel(watching_key, self.origin)
                     await pipe.execute()
                 if update.online:
                     self._written_online[update.table_id] = list(update.online)
                 else:
                     self._written_online.pop(update.table_id, None)
+                if update.watching:
+                    self._written_watching[update.table_id] = update.watching
+                else:
+                    self._written_watching.pop(update.table_id, None)
             except Exception:
                 log.exception("publishing an update of table %s failed", update.table_id)
 
@@ -355,6 +388,21 @@ class RedisHub(Hub):
                 with contextlib.suppress(ValueError, TypeError):
                     remote[origin] = {int(seat) for seat in json.loads(raw)}
 
+    async def _read_watching(self, table_id: str) -> None:
+        """How many spectators watch ``table_id`` through the other live processes (their hash)."""
+        try:
+            entries = await self._redis.hgetall(self.watching_key(table_id))
+            counts = {(o.decode() if isinstance(o, bytes) else o): int(n) for o, n in entries.items()}
+            others = [o for o in counts if o != self.origin]
+            alive = [bool(x) for x in await self._redis.mget([self.alive_key(o) for o in others])] if others else []
+        except Exception:
+            log.exception("reading who watches table %s failed", table_id)
+            return
+        watching = self.remote_watching.setdefault(table_id, {})
+        for origin, live in zip(others, alive, strict=True):
+            if live and origin not in watching:
+                watching[origin] = counts[origin]
+
     async def _heartbeat(self) -> None:
         """Prove this process alive, and forget the online seats of processes that stopped proving it
         (killed: they could not say goodbye), telling the presence listeners which tables changed."""
@@ -362,7 +410,8 @@ class RedisHub(Hub):
             await asyncio.sleep(HEARTBEAT)
             try:
                 await self._redis.set(self.alive_key(self.origin), 1, ex=int(3 * HEARTBEAT))
-                origins = sorted({origin for remote in self.remote_online.values() for origin in remote})
+                origins = sorted({origin for remote in self.remote_online.values() for origin in remote}
+                                 | {origin for counts in self.remote_watching.values() for origin in counts})
                 if not origins:
                     continue
                 alive = await self._redis.mget([self.alive_key(origin) for origin in origins])
@@ -372,6 +421,9 @@ class RedisHub(Hub):
                 log.exception("the Redis heartbeat failed; retrying")
                 continue
             dead = {origin for origin, value in zip(origins, alive, strict=True) if value is None}
+            for counts in self.remote_watching.values():
+                for origin in dead & counts.keys():
+                    del counts[origin]
             for table_id, remote in list(self.remote_online.items()):
                 if dead & remote.keys():
                     for origin in dead:

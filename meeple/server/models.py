@@ -101,6 +101,8 @@ class GameTable(Base):
     """Chosen at creation (``meeple.server.ratings`` says when a rated table's game counts)."""
     # The table this finished one's rematch is played at, set once (``runtime.TableRuntime.rematch``).
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    watchers: Mapped[bool] = mapped_column(Boolean, default=True, server_default=text("true"))
+    """Whether people without a seat may watch the running game (``view(None)`` only)."""
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="table", order_by="Seat.seat", cascade="all, delete-orphan", lazy="selectin"
@@ -159,6 +161,22 @@ class TableEvent(Base):
     kind: Mapped[str] = mapped_column(String(24))
     seat: Mapped[int] = mapped_column(Integer)
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ChatMessage(Base):
+    """One chat line, kept for good: ``room`` is a table's id (read by its seated players, live and in
+    its replay) or ``"lobby"``. ``sender`` says who for muting (``account:<id>`` or ``guest:<name key>``);
+    ``name`` is what the others read (the seat's name at a table)."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room: Mapped[str] = mapped_column(String(32), index=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    sender: Mapped[str] = mapped_column(String(200))
+    name: Mapped[str] = mapped_column(String(40))
+    text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

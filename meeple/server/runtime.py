@@ -109,6 +109,8 @@ class LiveTable:
     rated: bool = False
     rematch: str | None = None
     """The table this finished one's rematch is played at, once someone offered it."""
+    watchers: bool = True
+    """Whether people without a seat may watch the running game (chosen at creation)."""
 
     @property
     def version(self) -> int:
@@ -131,7 +133,7 @@ class LiveTable:
     def is_host(self, token: str | None) -> bool:
         return bool(token) and secrets.compare_digest(self.host_token_hash, token_hash(token or ""))
 
-    def summary(self, online: set[int]) -> JSON:
+    def summary(self, online: set[int], spectators: int = 0) -> JSON:
         state = self.state
         return {
             "id": self.id,
@@ -165,6 +167,8 @@ class LiveTable:
             "rated": self.rated,
             "clock": clock_json(self.settings, self.clock if self.status == RUNNING else None, self.vote,
                                 self.events),
+            "watchers": self.watchers,
+            "spectators": spectators,
         }
 
     def legal_for(self, seat: int | None) -> list[str]:
@@ -181,10 +185,11 @@ class LiveTable:
         return [{"index": i, "seat": self.actors[i], "action": history[i] if self.actors[i] == seat else None}
                 for i in range(start, self.version)]
 
-    def message_for(self, seat: int | None, online: set[int]) -> JSON:
+    def message_for(self, seat: int | None, online: set[int], spectators: int = 0) -> JSON:
         """The full state for one seat (or a spectator): its view, its legal actions, its own log."""
         state = self.state
-        message: JSON = {"type": "state", "table": self.summary(online), "seat": seat, "version": self.version}
+        message: JSON = {"type": "state", "table": self.summary(online, spectators), "seat": seat,
+                         "version": self.version}
         if state is None:
             message.update(view=None, current_player=None, is_over=False, legal=[], log=[])
             return message
@@ -332,6 +337,7 @@ class TableRuntime:
             id=row.id, game=game, players=row.players, seed=row.seed, options=dict(row.options),
             status=row.status, host_token_hash=row.host_token_hash, created_at=row.created_at,
             seats=seats, finished_at=row.finished_at, settings=row.settings, rated=row.rated, rematch=row.rematch,
+            watchers=row.watchers,
         )
         if row.timing is not None:
             self._set_timing(table, row.timing)
@@ -396,6 +402,13 @@ class TableRuntime:
                     seat["online"] = seat["online"] or seat["seat"] in online
         return tables
 
+    @staticmethod
+    def check_watching(table: LiveTable, seat: int | None) -> None:
+        """Someone without a seat may see a running game only where the table allows watchers (an open
+        table shows its seats to whoever may join; a finished one is for everyone)."""
+        if seat is None and table.status == RUNNING and not table.watchers:
+            raise Refused("no_watchers", "this table does not allow spectators", 403)
+
     async def seat_of(self, table: LiveTable, token: str | None) -> int | None:
         """Whose token this is; a token this copy does not know makes it reload the seats once (the
         seat may have been taken through another process)."""
@@ -411,12 +424,15 @@ class TableRuntime:
 
     async def create(self, game_name: Any, players: Any, options: Any, seats: Any, creator_seat: Any,
                      creator_name: Any, account_id: int | None = None, seed: int | None = None,
-                     clock: Mapping[str, Any] | None = None, rated: Any = True) -> Created:
+                     clock: Mapping[str, Any] | None = None, rated: Any = True, watchers: Any = None) -> Created:
         """A new table. ``clock``: its ``mode``, ``speed`` and ``timeout_rule`` / ``timeout_level``
         (``meeple.server.clocks``; by default real-time without a limit, a medium bot taking over).
-        ``rated``: whether its game may count for ratings (``meeple.server.ratings``)."""
+        ``rated``: whether its game may count for ratings (``meeple.server.ratings``).
+        ``watchers``: whether people without a seat may watch (default yes: every table is public)."""
         if type(rated) is not bool:
             raise Refused("bad_rated", "rated must be true or false")
+        if watchers is not None and type(watchers) is not bool:
+            raise Refused("bad_watchers", "watchers must be true or false")
         if not isinstance(game_name, str) or game_name not in game_names():
             raise Refused("unknown_game", f"unknown game {game_name!r}; available: {', '.join(game_names())}")
         game = load_game(game_name)
@@ -449,7 +465,7 @@ class TableRuntime:
             id=secrets.token_hex(5), game=game.name, players=players,
             seed=seed if seed is not None else secrets.randbits(62), options=dict(resolved), status=OPEN,
             host_token_hash=token_hash(host_token), created_at=datetime.now(UTC), finished_at=None, seats=infos,
-            settings=settings, rated=rated,
+            settings=settings, rated=rated, watchers=watchers is not False,
         )
         await asyncio.to_thread(self.store.insert_table, row)
         table = self._build(row)
@@ -499,6 +515,11 @@ class TableRuntime:
             else:
                 infos.append(SeatRow(HUMAN))
         return infos
+
+    async def seat_name(self, name: Any, account_id: int | None) -> str:
+        """A name to speak under outside a table (the lobby's chat): cleaned, and not a registered
+        player's unless signed in as them."""
+        return await self._seat_name(name, account_id, [])
 
     async def _seat_name(self, name: Any, account_id: int | None, names_at_table: Sequence[str | None]) -> str:
         """The cleaned name to sit under. Nobody poses as someone else: not as another player at this
@@ -787,7 +808,7 @@ class TableRuntime:
     async def _publish(self, table: LiveTable, start: int, seats_changed: bool = False) -> None:
         """One update from version ``start``: each watched seat's new log entries and view patch."""
         state = table.state
-        summary = table.summary(self.hub.online(table.id))
+        summary = table.summary(self.hub.online(table.id), self.hub.spectators(table.id))
         current = state.current_player if state is not None else None
         history = state.history if state is not None and table.version > start else None
         messages: dict[str, JSON] = {}
@@ -819,7 +840,7 @@ class TableRuntime:
         """Who is online changed: every seat (but ``skip``, the newcomer, who has just been sent the
         state) gets the table's summary and, whose turn it is, its legal actions; no view is computed."""
         state = table.state
-        summary = table.summary(self.hub.online(table.id))
+        summary = table.summary(self.hub.online(table.id), self.hub.spectators(table.id))
         current = state.current_player if state is not None else None
         messages: dict[str, JSON] = {}
         for seat in table.seat_keys():
@@ -853,6 +874,7 @@ class TableRuntime:
         tell everyone it is online."""
         table = await self.get(table_id)
         seat = await self.seat_of(table, token)
+        self.check_watching(table, seat)
         subscriber = Subscriber(seat, send)
         await self.hub.subscribe(table.id, subscriber)
         async with table.lock:
@@ -893,10 +915,10 @@ class TableRuntime:
             await self.publish_presence(table)
 
     def full_text(self, table: LiveTable, seat: int | None) -> str:
-        return json.dumps(table.message_for(seat, self.hub.online(table.id)), separators=(",", ":"))
+        return json.dumps(self.message_for(table, seat), separators=(",", ":"))
 
     def message_for(self, table: LiveTable, seat: int | None) -> JSON:
-        return table.message_for(seat, self.hub.online(table.id))
+        return table.message_for(seat, self.hub.online(table.id), self.hub.spectators(table.id))
 
     # --- replays ------------------------------------------------------------------------------
 

@@ -34,6 +34,7 @@ from meeple.server.models import (
     Account,
     ActionRecord,
     BotJob,
+    ChatMessage,
     GameTable,
     LoginSession,
     RatingChange,
@@ -89,6 +90,7 @@ class TableRow:
     timing: TableTiming | None = None
     rated: bool = False
     rematch: str | None = None
+    watchers: bool = True
 
 
 @dataclass
@@ -203,6 +205,7 @@ class Store:
                 mode=row.settings.mode, speed=row.settings.speed, clock_bank=row.settings.bank,
                 clock_bonus=row.settings.bonus, timeout_rule=row.settings.rule, timeout_level=row.settings.level,
                 rated=row.rated,
+                watchers=row.watchers,
                 seats=[Seat(seat=i, kind=s.kind, bot_level=s.bot_level, name=s.name, token_hash=s.token_hash,
                             account_id=s.account_id) for i, s in enumerate(row.seats)],
             ))
@@ -218,7 +221,7 @@ class Store:
                 status=row.status, host_token_hash=row.host_token_hash, created_at=aware(row.created_at),
                 finished_at=aware(row.finished_at) if row.finished_at else None,
                 seats=[SeatRow(s.kind, s.bot_level, s.name, s.token_hash, s.account_id) for s in row.seats],
-                settings=settings_of(row), rated=row.rated, rematch=row.rematch,
+                settings=settings_of(row), rated=row.rated, rematch=row.rematch, watchers=row.watchers,
             )
             if row.clock_bank is not None:
                 table.timing = self._timing(session, row)
@@ -515,6 +518,24 @@ class Store:
                                        .order_by(GameTable.finished_at.desc()).limit(limit)).all()
                 result += [summary_of_row(row) for row in rows]
         return result[:limit]
+
+    # --- chat -------------------------------------------------------------------------------
+
+    def add_chat(self, room: str, seat: int | None, sender: str, name: str, text: str) -> JSON:
+        """Keep one chat line; returns it as clients are sent it."""
+        with self.sessions.begin() as session:
+            line = ChatMessage(room=room, seat=seat, sender=sender, name=name, text=text,
+                               created_at=datetime.now(UTC))
+            session.add(line)
+            session.flush()
+            return chat_json(line)
+
+    def chat(self, room: str, after: int = 0, limit: int = 200) -> list[JSON]:
+        """The room's last ``limit`` lines after line ``after`` (an id), oldest first."""
+        with self.sessions() as session:
+            lines = session.scalars(select(ChatMessage).where(ChatMessage.room == room, ChatMessage.id > after)
+                                    .order_by(ChatMessage.id.desc()).limit(limit)).all()
+            return [chat_json(line) for line in reversed(lines)]
 
     # --- accounts -----------------------------------------------------------------------------
 
@@ -818,6 +839,11 @@ class Store:
                                   .where(and_(ActionRecord.table_id == table_id))) or 0
 
 
+def chat_json(line: ChatMessage) -> JSON:
+    return {"id": line.id, "seat": line.seat, "sender": line.sender, "name": line.name, "text": line.text,
+            "at": aware(line.created_at).isoformat()}
+
+
 def summary_of_row(row: GameTable) -> JSON:
     """A table's lobby summary from its row alone (no game loaded); ``online`` is not known here."""
     try:
@@ -850,6 +876,7 @@ def summary_of_row(row: GameTable) -> JSON:
         "scores": row.scores,
         "winners": row.winners,
         "rematch": row.rematch,
+        "watchers": row.watchers,
     }
 
 

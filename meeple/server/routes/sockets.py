@@ -15,6 +15,7 @@ from meeple.server.runtime import LiveTable, Refused, TableRuntime
 log = logging.getLogger("meeple.server")
 
 UNKNOWN_TABLE_CLOSE = 4404
+FORBIDDEN_CLOSE = 4403  # a spectator at a table that allows none
 INTERNAL_ERROR_CLOSE = 1011  # RFC 6455: the server met a condition it did not expect
 
 router = APIRouter()
@@ -35,7 +36,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                                                       since_of(websocket), websocket.send_text)
     except Refused as refusal:
         await websocket.send_json(refusal.to_json())
-        await websocket.close(code=UNKNOWN_TABLE_CLOSE)
+        await websocket.close(code=FORBIDDEN_CLOSE if refusal.status == 403 else UNKNOWN_TABLE_CLOSE)
         return
     seat = subscriber.seat
     websocket.app.state.alerts.visited(table, seat)
@@ -77,7 +78,9 @@ async def handle_message(runtime: TableRuntime, table: LiveTable, seat: int | No
         await runtime.act(table.id, seat, message.get("action"), message.get("version"))
     elif kind == "resync":
         await runtime.resync(await runtime.get(table.id), seat, message.get("version"), websocket.send_text)
+    elif kind == "chat":
+        await websocket.app.state.chat.say_at_table(table.id, seat, message.get("text"))
     elif kind == "refresh":
         await websocket.send_text(runtime.full_text(await runtime.get(table.id, fresh=True), seat))
     else:
-        raise Refused("malformed", f"unknown message type {kind!r}; expected act, resync, refresh or ping")
+        raise Refused("malformed", f"unknown message type {kind!r}; expected act, chat, resync, refresh or ping")

@@ -49,7 +49,7 @@ async def create_table(request: Request) -> Response:
         data.get("game"), data.get("players"), data.get("options"), data.get("seats"),
         data.get("seat"), name, account[0] if account else None,
         clock={key: data.get(key) for key in ("mode", "speed", "timeout_rule", "timeout_level")},
-        rated=data.get("rated", True),
+        rated=data.get("rated", True), watchers=data.get("watchers"),
     )
     table = created.table
     response = JSONResponse(
@@ -70,6 +70,7 @@ async def table_state(table_id: str, request: Request) -> JSON:
     runtime = runtime_of(request)
     table = await runtime.get(table_id, fresh=True)
     seat = await runtime.seat_of(table, seat_token_of(request, table_id))
+    runtime.check_watching(table, seat)
     request.app.state.alerts.visited(table, seat)
     message = runtime.message_for(table, seat)
     message["is_host"] = table.is_host(host_token_of(request, table_id))
@@ -144,7 +145,14 @@ async def rematch(table_id: str, request: Request) -> Response:
 
 @router.get("/api/tables/{table_id}/replay")
 async def replay(table_id: str, request: Request, step: int = 0, seat: int | None = None) -> JSON:
-    return await runtime_of(request).replay(table_id, seat, step)
+    """One step of a finished game; whoever was seated there also gets the table's chat."""
+    runtime = runtime_of(request)
+    data = await runtime.replay(table_id, seat, step)
+    table = await runtime.get(table_id)
+    was_seated = table.seat_of(seat_token_of(request, table_id))
+    if was_seated is not None:
+        data["chat"] = await request.app.state.chat.table_lines(table, was_seated)
+    return data
 
 
 @router.post("/api/tables/{table_id}/reclaim")

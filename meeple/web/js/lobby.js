@@ -2,6 +2,7 @@
 // tables, join a seat as a guest or with an account.
 
 import { api, botLevelName, copyText, el, languagePicker, loadLanguage, seatName, t, tMaybe, toast, translatePage } from "./common.js";
+import { ChatBox } from "./chat.js";
 import { clockFields } from "./clock.js";
 
 const NAME_KEY = "meeple.name";
@@ -213,12 +214,14 @@ function renderCreateForm() {
   });
 
   const clock = clockFields(catalogue);
+  const watchersInput = el("input", { type: "checkbox", id: "watchers", name: "watchers", checked: true });
   form.append(
     el("label", {}, el("span", {}, t("lobby.game")), gameSelect),
     el("label", {}, el("span", {}, t("lobby.players")), playersInput),
     el("label", {}, el("span", {}, t("lobby.your_name")), nameInput),
     el("fieldset", {}, el("legend", {}, t("lobby.seats")), seatsBox),
     clock.node,
+    el("label", { class: "preference", title: t("lobby.watchers_about") }, watchersInput, " ", t("lobby.watchers")),
     el("label", {}, el("span", {}, t("lobby.preset")), presetSelect),
     presetAbout,
     el("details", { class: "options-box" }, el("summary", {}, t("lobby.options")), optionsBox),
@@ -249,7 +252,7 @@ function renderCreateForm() {
       const created = await api("/api/tables", {
         method: "POST",
         body: { game: chosen.name, players: Number(playersInput.value), options, seats, seat: mySeat, name,
-          ...clock.read() },
+          watchers: watchersInput.checked, ...clock.read() },
       });
       window.location.href = created.url;
     } catch (error) {
@@ -390,6 +393,41 @@ function renderShare() {
       el("button", { type: "button", id: "share-copy", onclick: () => copyText(site.share_url, input) }, t("table.copy"))));
 }
 
+// The lobby's chat: polled (every process keeps it in the database); a guest speaks under the name
+// typed in the creation form.
+let lobbyChat = null;
+const myLobbyLines = new Set();
+
+function renderLobbyChat() {
+  const previous = lobbyChat;
+  lobbyChat = new ChatBox({
+    id: "lobby-chat",
+    isMine: (line) => myLobbyLines.has(line.id),
+    send: async (text) => {
+      const name = document.getElementById("name")?.value.trim() || localStorage.getItem(NAME_KEY) || "";
+      try {
+        const { line } = await api("/api/lobby/chat", { method: "POST", body: { text, name } });
+        myLobbyLines.add(line.id);
+        lobbyChat.add([line]);
+      } catch (error) {
+        toast(error.message);
+        throw error;
+      }
+    },
+  });
+  if (previous) lobbyChat.add([...previous.lines.values()]);
+  document.getElementById("lobby-chat-slot").replaceChildren(lobbyChat.element);
+}
+
+async function refreshLobbyChat() {
+  try {
+    const { lines } = await api(`/api/lobby/chat?after=${lobbyChat.newest}`);
+    if (lines.length) lobbyChat.add(lines);
+  } catch {
+    // the next poll tries again
+  }
+}
+
 function renderAll() {
   translatePage(document);
   document.getElementById("language-slot").replaceChildren(languagePicker(renderAll));
@@ -398,6 +436,7 @@ function renderAll() {
   renderShare();
   renderFilters();
   refreshTables();
+  renderLobbyChat();
 }
 
 async function main() {
@@ -405,6 +444,8 @@ async function main() {
   [catalogue, { account }, site] = await Promise.all([api("/api/games"), api("/api/me"), api("/api/site")]);
   renderAll();
   setInterval(refreshTables, 5000);
+  await refreshLobbyChat();
+  setInterval(refreshLobbyChat, 4000);
 }
 
 main();

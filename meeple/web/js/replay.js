@@ -4,6 +4,7 @@
 import { api, el, languagePicker, loadLanguage, seatName, t, toast, translatePage } from "./common.js";
 import { loadRenderer } from "./games/index.js";
 import { installHelp } from "./help.js";
+import { ChatBox } from "./chat.js";
 
 const tableId = decodeURIComponent(window.location.pathname.split("/")[2]);
 let renderer = null;
@@ -42,8 +43,19 @@ function draw() {
   document.getElementById("seats-bar").replaceChildren(...table.seats.map((s) => el("span", {
     class: `seat-chip ${s.kind}${s.seat === current.current_player ? " turn" : ""}${s.seat === seat ? " me" : ""}`,
   }, seatName(s), current.step === current.steps && table.scores ? el("strong", {}, ` ${table.scores[s.seat]}`) : "")));
+  drawChat();
   const message = { ...current, legal: [], log: [] };
   document.getElementById("board").replaceChildren(renderer.render(message, { act: () => {}, readOnly: true }));
+}
+
+/** The table's chat, sent only to whoever was seated there (spectators and strangers get none). */
+function drawChat() {
+  const slot = document.getElementById("replay-chat-slot");
+  slot.hidden = !current.chat;
+  if (!current.chat) return;
+  const box = new ChatBox({ id: "replay-chat", readOnly: true, send: async () => {} });
+  box.add(current.chat);
+  slot.replaceChildren(box.element);
 }
 
 function seatPicker(table) {

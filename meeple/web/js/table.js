@@ -11,6 +11,7 @@ import { confirmsUnused, setConfirmsUnused, unusedBenefits } from "./benefits.js
 import { ChangeTracker, diffPaths, patchPaths } from "./changes.js";
 import { applyUpdate } from "./patch.js";
 import { clockPanel, noteServerTime, seatClock, startTicker } from "./clock.js";
+import { ChatBox } from "./chat.js";
 
 const NAME_KEY = "meeple.name";
 const tableId = decodeURIComponent(window.location.pathname.split("/")[2]);
@@ -31,6 +32,8 @@ const turnAlert = new TurnAlert();
 const openedBoards = new Set(); // other players' boards this page unfolded (folded ones show only their header on a phone)
 
 let connectionState = "connecting";
+let chat = null; // the table's chat, while this page has a seat (spectators have none)
+let chatSeat = null;
 
 /** The header's connection badge; a connected finished table says "finished", not "live". */
 function setConnection(state) {
@@ -138,6 +141,7 @@ function connect() {
   socket.onopen = () => {
     retryDelay = 500;
     setConnection("online");
+    loadChat(); // lines said while this page was away
   };
   socket.onmessage = (event) => {
     const data = JSON.parse(event.data);
@@ -145,6 +149,7 @@ function connect() {
       show(data);
       if (newestSeen > message.version) resync(); // an update came before this state and is newer
     } else if (data.type === "update") receiveUpdate(data);
+    else if (data.type === "chat") chat?.add(data.lines);
     else if (data.type === "error") {
       toast(refusalText(data.code, data.message));
       waiting = false;
@@ -171,6 +176,39 @@ function show(next, { patched = false } = {}) {
   waiting = false;
   document.body.classList.remove("waiting-for-server");
   draw();
+}
+
+/** The chat box follows this page's seat: made when it sits down, gone when it leaves. */
+function placeChat() {
+  if (message.seat === chatSeat && (chat !== null) === (message.seat !== null)) return;
+  chatSeat = message.seat;
+  document.getElementById("table-chat")?.remove();
+  chat = null;
+  if (message.seat === null) return;
+  chat = new ChatBox({
+    id: "table-chat",
+    isMine: (line) => line.seat === message.seat,
+    send: async (text) => {
+      try {
+        const { line } = await api(`/api/tables/${tableId}/chat`, { method: "POST", body: { text } });
+        chat?.add([line]);
+      } catch (error) {
+        toast(error.message);
+        throw error;
+      }
+    },
+  });
+  document.getElementById("log-panel").before(chat.element);
+  loadChat();
+}
+
+async function loadChat() {
+  if (!chat) return;
+  try {
+    chat.add((await api(`/api/tables/${tableId}/chat`)).lines);
+  } catch {
+    // not seated any more: the next state removes the box
+  }
 }
 
 function drawSeats() {
@@ -216,6 +254,8 @@ function drawTablePanel() {
   const parts = [el("h3", {}, t("table.table"))];
   parts.push(el("p", { class: "muted" }, message.seat === null ? t("table.spectating") : t("table.you_are", {
     name: seatName(table.seats[message.seat]), n: message.seat + 1 })));
+  parts.push(el("p", { class: "muted", id: "spectators" }, table.watchers === false ? t("table.no_watchers")
+    : t("table.spectators", { n: table.spectators ?? 0 })));
 
   const openSeats = table.seats.filter((seat) => !seat.taken);
   if (message.seat === null && openSeats.length && table.status !== "finished") {
@@ -346,6 +386,7 @@ function draw() {
   drawClockPanel();
   drawBanner();
   drawTablePanel();
+  placeChat();
   drawLog();
   const board = document.getElementById("board");
   board.dataset.version = String(message.version);
@@ -417,6 +458,7 @@ async function main() {
     translatePage(document);
     setConnection(connectionState);
     document.getElementById("alerts-slot").replaceChildren(alertControls());
+    chatSeat = undefined; // the chat box is made again in the new language
     draw();
     help.refresh();
   }));
