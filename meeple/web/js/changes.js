@@ -1,8 +1,8 @@
 // What the last moves changed, shown on the board. One mechanism for every game: the view paths an
 // update changed (read off its patch, e.g. "seats.1.gold", "road.5.worker", "log.37") are matched with
 // the elements the game's drawing marked with `data-path` (the view path each one shows; several
-// paths separated by spaces). Matched elements get `changed` (an outline, kept for a few seconds or
-// until this seat's next move) and, the first time they are drawn, `changed-now` (a short animation, none
+// paths separated by spaces). Matched elements get `changed` (an outline, kept until this seat's next
+// move while it is to play, else for a few seconds) and, the first time they are drawn, `changed-now` (a short animation, none
 // with prefers-reduced-motion). A log line is marked with its own path ("log.37"), so hovering or
 // tapping it outlines (`log-focus`) what the move that wrote it changed.
 
@@ -104,11 +104,12 @@ export class ChangeTracker {
     this.clearedAt = Date.now();
   }
 
-  /** Mark under `root` what recent changes touched; a change first drawn moments ago is animated. */
-  highlight(root) {
+  /** Mark under `root` what recent changes touched; a change first drawn moments ago is animated.
+   *  While `untilMove` (this seat is to play), what happened since its last move stays marked. */
+  highlight(root, { untilMove = false } = {}) {
     for (const node of root.querySelectorAll(".changed, .changed-now")) node.classList.remove("changed", "changed-now");
     const now = Date.now();
-    const live = this.changes.filter((change) => change.at >= this.clearedAt && now - change.at < HIGHLIGHT_MS);
+    const live = this.changes.filter((change) => change.at >= this.clearedAt && (untilMove || now - change.at < HIGHLIGHT_MS));
     const fresh = new Map(); // path -> whether a change that is new names it
     for (const change of live) {
       change.drawnAt ??= now;
@@ -122,7 +123,7 @@ export class ChangeTracker {
       }
     }
     clearTimeout(this.timer);
-    if (live.length) {
+    if (live.length && !untilMove) {
       const expires = Math.min(...live.map((change) => change.at)) + HIGHLIGHT_MS - now;
       this.timer = setTimeout(() => this.highlight(root), Math.max(expires, 50));
     }

@@ -398,7 +398,8 @@ function draw() {
 function decorateBoard() {
   if (!message) return;
   foldOtherBoards(document.getElementById("board"));
-  changes.highlight(document.querySelector(".table-main"));
+  const toPlay = message.seat !== null && message.current_player === message.seat && !message.is_over;
+  changes.highlight(document.querySelector(".table-main"), { untilMove: toPlay });
   if (focusedLogLine) showWhere(document.querySelector(`#log [data-path="${focusedLogLine}"]`));
 }
 
