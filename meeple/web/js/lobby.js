@@ -288,6 +288,9 @@ function tableRow(table) {
     actions.push(el("a", { class: "button", href: `/tables/${table.id}/replay` }, t("lobby.replay")));
   } else if (table.status === "open") {
     actions.push(el("a", { class: "button primary", href: `/tables/${table.id}` }, t("lobby.join")));
+  } else if (table.watchers === false) { // only its players may open it
+    actions.push(el("span", { class: "chip no-watchers" }, t("lobby.no_watchers")));
+    actions.push(el("a", { class: "button", href: `/tables/${table.id}` }, t("lobby.open_table")));
   } else {
     actions.push(el("a", { class: "button", href: `/tables/${table.id}` }, t("lobby.watch")));
   }
