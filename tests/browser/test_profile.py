@@ -20,6 +20,7 @@ def test_a_profile_shows_the_rating_chart_and_a_replay_link_after_a_finished_gam
     page.fill("#account-password", "secret words")
     page.click("#register")
     expect(page.locator("#profile-link")).to_have_attribute("href", "/players/Ada")
+    expect(page.locator("#rated")).to_be_checked()  # a table is rated unless its creator unticks it
 
     table_id = create_toy_table(page, server, "Ada", "bot:easy")
     for _ in range(60):
@@ -45,8 +46,8 @@ def test_a_profile_shows_the_rating_chart_and_a_replay_link_after_a_finished_gam
     expect(chart).to_have_attribute("data-points", "2")  # the start and after the one game
     expect(chart.locator("polyline.line")).to_have_count(1)
     expect(chart.locator("circle.dot")).to_have_count(1)
-    expect(chart.locator("text.tick")).to_have_text(sorted([str(toy["history"][0]["before"]), str(toy["rating"])],
-                                                          key=int, reverse=True))
+    low, high = sorted([toy["history"][0]["before"], toy["rating"]])
+    expect(chart.locator("text.tick")).to_have_text([str(high), str(low)])
     box = chart.bounding_box()
     assert box is not None and box["width"] > 100 and box["height"] > 50
     expect(page.locator("#player-recent .recent-game")).to_have_count(1)

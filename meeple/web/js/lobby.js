@@ -215,6 +215,7 @@ function renderCreateForm() {
 
   const clock = clockFields(catalogue);
   const watchersInput = el("input", { type: "checkbox", id: "watchers", name: "watchers", checked: true });
+  const ratedBox = el("input", { type: "checkbox", id: "rated", name: "rated", checked: true });
   form.append(
     el("label", {}, el("span", {}, t("lobby.game")), gameSelect),
     el("label", {}, el("span", {}, t("lobby.players")), playersInput),
@@ -222,6 +223,7 @@ function renderCreateForm() {
     el("fieldset", {}, el("legend", {}, t("lobby.seats")), seatsBox),
     clock.node,
     el("label", { class: "preference", title: t("lobby.watchers_about") }, watchersInput, " ", t("lobby.watchers")),
+    el("label", { class: "preference", title: t("ratings.rated_about") }, ratedBox, " ", t("ratings.rated")),
     el("label", {}, el("span", {}, t("lobby.preset")), presetSelect),
     presetAbout,
     el("details", { class: "options-box" }, el("summary", {}, t("lobby.options")), optionsBox),
@@ -252,7 +254,7 @@ function renderCreateForm() {
       const created = await api("/api/tables", {
         method: "POST",
         body: { game: chosen.name, players: Number(playersInput.value), options, seats, seat: mySeat, name,
-          watchers: watchersInput.checked, ...clock.read() },
+          watchers: watchersInput.checked, rated: ratedBox.checked, ...clock.read() },
       });
       window.location.href = created.url;
     } catch (error) {
