@@ -14,15 +14,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.browser.conftest import Server
-from tests.server.test_turn_mail import SmtpServer, free_port
-
-
-@pytest.fixture
-def smtp() -> Iterator[SmtpServer]:
-    server = SmtpServer(free_port())
-    server.start()
-    yield server
-    server.stop()
+from tests.smtp import SmtpServer
 
 
 @pytest.fixture

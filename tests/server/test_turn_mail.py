@@ -5,15 +5,10 @@ connected or opted out; and an SMTP server that is down never costs a move."""
 from __future__ import annotations
 
 import asyncio
-import socket
 import time
-from collections.abc import Callable, Iterator
-from email import message_from_bytes, policy
-from email.message import EmailMessage
-from typing import Any
+from collections.abc import Callable
 
 import pytest
-from aiosmtpd.controller import Controller
 from fastapi.testclient import TestClient
 
 from meeple.server import mail
@@ -23,49 +18,9 @@ from meeple.server.mail import SmtpSettings
 from tests.server.conftest import create_table, guest
 from tests.server.test_api import live_table, wait_until
 from tests.services import redis_url
+from tests.smtp import Inbox, SmtpServer, free_port
 
 TURN_BASED = {"mode": "turn-based", "speed": "24h"}
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-class Inbox:
-    """An aiosmtpd handler keeping every mail it is given."""
-
-    def __init__(self) -> None:
-        self.mails: list[EmailMessage] = []
-        self.recipients: list[list[str]] = []
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        self.mails.append(message_from_bytes(envelope.content, policy=policy.default))  # type: ignore[arg-type]
-        self.recipients.append(list(envelope.rcpt_tos))
-        return "250 Message accepted for delivery"
-
-
-class SmtpServer:
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.inbox = Inbox()
-        self.controller = Controller(self.inbox, hostname="127.0.0.1", port=port)
-
-    def start(self) -> None:
-        self.controller.start()
-
-    def stop(self) -> None:
-        self.controller.stop()
-
-
-@pytest.fixture
-def smtp() -> Iterator[SmtpServer]:
-    server = SmtpServer(free_port())
-    server.start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture
