@@ -227,6 +227,13 @@ function drawSeats() {
   }));
 }
 
+/** This browser's seat must act, and plays itself: while a bot stands in for it (its clock ran out),
+ * the bot moves, so neither the banner nor the tab says "your turn". */
+function myTurn() {
+  const seat = message.seat === null ? null : message.table.seats[message.seat];
+  return seat !== null && message.current_player === message.seat && !seat?.stand_in;
+}
+
 function drawBanner() {
   const banner = document.getElementById("banner");
   const { table } = message;
@@ -237,7 +244,7 @@ function drawBanner() {
     const names = (table.winners || []).map((seat) => seatName(table.seats[seat])).join(", ");
     text = t("table.game_over", { winners: names });
     kind = "over";
-  } else if (message.seat !== null && message.current_player === message.seat) {
+  } else if (myTurn()) {
     text = t("table.your_turn");
     kind = "mine";
   } else if (message.current_player !== null) {
@@ -374,8 +381,7 @@ function draw() {
   if (!message) return;
   const { table } = message;
   const game = t(`game.${table.game}.title`) === `game.${table.game}.title` ? table.title : t(`game.${table.game}.title`);
-  const mine = table.status === "running" && !message.is_over && message.seat !== null
-    && message.current_player === message.seat;
+  const mine = table.status === "running" && !message.is_over && myTurn();
   turnAlert.update(mine, {
     title: mine ? t("alerts.title_your_turn", { game }) : `meeple — ${game}`,
     notifyTitle: t("alerts.notify_title", { game }), notifyBody: t("alerts.notify_body", { game }),
