@@ -112,6 +112,18 @@ def browser() -> Iterator[Browser]:
         launched.close()
 
 
+@pytest.fixture(autouse=True)
+def close_pages_after_each_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Close every browser context a test opened: the session shares one browser, and pages left open
+    keep polling, animating and holding sockets, which slows (and, on a busy machine, times out) every
+    later test."""
+    yield
+    if "browser" in request.fixturenames:
+        browser: Browser = request.getfixturevalue("browser")
+        for context in list(browser.contexts):
+            context.close()
+
+
 def screenshot_dir() -> Path:
     """Where browser tests save screenshots: docs/screenshots/ with MEEPLE_SCREENSHOTS=1 (to refresh the
     committed pictures), otherwise a fresh temporary folder, so running the suite never dirties the tree."""
