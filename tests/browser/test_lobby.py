@@ -181,6 +181,7 @@ def test_the_options_of_every_game_fit_a_phone(browser: Browser, server: Server)
     create_by_api(server)  # a row in the table list too
     page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     page.goto(server.url + "/")
+    expect(page.locator('#game option[value="palais_royal"]')).to_be_attached()  # the list is filled in
     games = page.locator("#game option").evaluate_all("els => els.map(e => e.value)")
     assert {"citadels", "burgundy", "caylus", "palais_royal"} <= set(games)
     for language in ("en", "ja"):
