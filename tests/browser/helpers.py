@@ -51,11 +51,20 @@ def create_table(page: Page) -> str:
     return page.url.rsplit("/", 1)[1]
 
 
+def take_seat(page: Page, url: str, name: str, button: str = "button.join-seat.invited") -> None:
+    """Open a table page at ``url`` and take a seat under ``name`` with ``button``; returns once the
+    page shows the seat as this browser's. The page is first let finish drawing (its socket online),
+    since a click on a seat button that a redraw replaces is lost."""
+    page.goto(url)
+    expect(page.locator("#connection")).to_have_attribute("data-state", "online", timeout=20_000)
+    page.fill("#join-name", name)
+    page.click(button)
+    expect(page.locator(".seat-chip.me")).to_contain_text(name, timeout=20_000)
+
+
 def join_by_invite(page: Page, invite: str, name: str) -> None:
     """Follow an invite link and take the seat it offers under ``name``."""
-    page.goto(invite)
-    page.fill("#join-name", name)
-    page.click("button.join-seat.invited")
+    take_seat(page, invite, name)
 
 
 def first_preferred(actions: Sequence[str], preference: Sequence[str]) -> str:

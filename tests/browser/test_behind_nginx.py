@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.browser.helpers import TABLE_URL
+from tests.browser.helpers import TABLE_URL, take_seat
 from tests.nginx_proxy import meeple_behind_nginx
 from tests.services import IN_CI, nginx_path
 
@@ -47,10 +47,7 @@ def test_two_friends_play_through_nginx_over_https(browser: Browser, tmp_path: P
 
         bob_context = browser.new_context(ignore_https_errors=True)
         bob = bob_context.new_page()
-        bob.goto(invite.input_value())
-        bob.fill("#join-name", "Bob")
-        bob.click("button.join-seat.invited")
-        expect(bob.locator(".seat-chip.me")).to_contain_text("Bob")
+        take_seat(bob, invite.input_value(), "Bob")
         expect(bob.locator("#connection")).to_have_attribute("data-state", "online")
         state = ada.request.get(f"{public}/api/tables/{table_id}").json()
         assert state["table"]["status"] == "running" and state["current_player"] in (0, 1), state

@@ -11,7 +11,7 @@ from typing import Any
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.conftest import Server
-from tests.browser.helpers import create_table, fill_lobby, join_by_invite
+from tests.browser.helpers import create_table, fill_lobby, join_by_invite, take_seat
 
 
 def clock_seconds(text: str) -> int:
@@ -64,9 +64,7 @@ def test_a_fast_clock_runs_out_a_bot_takes_the_seat_and_the_player_reclaims_it(
     table_id, ada = api_table(ada_context, server, mode="real-time", speed={"bank": 6, "bonus": 1},
                               timeout_level="easy")
     bob = browser.new_context().new_page()
-    bob.goto(f"{server.url}/tables/{table_id}")
-    bob.fill("#join-name", "Bob")
-    bob.click('button.join-seat[data-seat="1"]')
+    take_seat(bob, f"{server.url}/tables/{table_id}", "Bob", 'button.join-seat[data-seat="1"]')
     expect(ada.locator('.seat-chip[data-seat="0"] .seat-clock.running')).to_be_visible()
     first = clock_seconds(ada.locator('.seat-chip[data-seat="0"] .seat-clock').inner_text())
     assert 3 <= first <= 6
@@ -121,9 +119,7 @@ def test_the_others_vote_in_their_pages_to_skip_a_late_players_turn(browser: Bro
     voters = []
     for seat, name in ((1, "Bob"), (2, "Cy")):
         page = browser.new_context().new_page()
-        page.goto(f"{server.url}/tables/{table_id}")
-        page.fill("#join-name", name)
-        page.click(f'button.join-seat[data-seat="{seat}"]')
+        take_seat(page, f"{server.url}/tables/{table_id}", name, f'button.join-seat[data-seat="{seat}"]')
         voters.append(page)
     bob, cy = voters
     expect(bob.locator("#vote-skip")).to_be_visible(timeout=15_000)
