@@ -57,7 +57,7 @@ class Server:
              "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"],
             cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
         )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90  # importing the app alone took 30 s of wall time on a busy 2-core machine
         while time.monotonic() < deadline:
             try:
                 if httpx.get(f"{self.url}/api/games", timeout=1).status_code == 200:
