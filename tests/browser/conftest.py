@@ -100,8 +100,11 @@ def server(tmp_path: Path) -> Iterator[Server]:
     running.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
+    """One Chromium for the browser tests, closed when they are done: Playwright's sync API keeps an
+    asyncio loop marked as running in the main thread while it is open, so a session-wide browser made
+    every later ``asyncio.run`` (tests/server) fail with "cannot be called from a running event loop"."""
     if not CHROMIUM:
         pytest.fail("chromium is required in CI (apt-get install chromium)")
     with sync_playwright() as playwright:
