@@ -356,37 +356,33 @@ class RedisHub(Hub):
         says now (read, not remembered: this process may not follow the table, and would not hear
         when those seats leave)."""
         seats = self.online(table_id)
-        try:
-            entries = await self._redis.hgetall(self.presence_key(table_id))
-            origins = [o.decode() if isinstance(o, bytes) else o for o in entries]
-            others = [o for o in origins if o != self.origin]
-            alive = [bool(x) for x in await self._redis.mget([self.alive_key(o) for o in others])] if others else []
-        except Exception:
-            log.exception("reading who is online at table %s failed", table_id)
-            return seats
-        for origin, live in zip(others, alive, strict=True):
-            raw = entries.get(origin) if origin in entries else entries.get(origin.encode())
-            if live:
-                with contextlib.suppress(ValueError, TypeError):
-                    seats |= {int(seat) for seat in json.loads(raw)}
+        for remote in (await self._live_presence(table_id)).values():
+            seats |= remote
         return seats
 
     async def _read_presence(self, table_id: str) -> None:
-        """Who is online at ``table_id`` in the other live processes, from the table's presence hash."""
+        """Learn who is online at ``table_id`` in the other live processes, from the table's presence hash."""
+        remote = self.remote_online.setdefault(table_id, {})
+        for origin, seats in (await self._live_presence(table_id)).items():
+            remote.setdefault(origin, seats)
+
+    async def _live_presence(self, table_id: str) -> dict[str, set[int]]:
+        """The table's presence hash as it is now: each other live process's online seats (origin →
+        seats); none when Redis could not be read (logged)."""
         try:
             entries = await self._redis.hgetall(self.presence_key(table_id))
-            origins = [o.decode() if isinstance(o, bytes) else o for o in entries]
-            others = [o for o in origins if o != self.origin]
+            raw_by_origin = {(o.decode() if isinstance(o, bytes) else o): raw for o, raw in entries.items()}
+            others = [o for o in raw_by_origin if o != self.origin]
             alive = [bool(x) for x in await self._redis.mget([self.alive_key(o) for o in others])] if others else []
         except Exception:
             log.exception("reading who is online at table %s failed", table_id)
-            return
-        remote = self.remote_online.setdefault(table_id, {})
+            return {}
+        presence: dict[str, set[int]] = {}
         for origin, live in zip(others, alive, strict=True):
-            raw = entries.get(origin) if origin in entries else entries.get(origin.encode())
-            if live and origin not in remote:
+            if live:
                 with contextlib.suppress(ValueError, TypeError):
-                    remote[origin] = {int(seat) for seat in json.loads(raw)}
+                    presence[origin] = {int(seat) for seat in json.loads(raw_by_origin[origin])}
+        return presence
 
     async def _read_watching(self, table_id: str) -> None:
         """How many spectators watch ``table_id`` through the other live processes (their hash)."""
