@@ -29,6 +29,7 @@ from meeple.bots import BOT_KINDS, level_name
 from meeple.core.contract import JSON, Game, GameState
 from meeple.core.errors import IllegalAction, MeepleError
 from meeple.core.registry import game_names, load_game
+from meeple.server.actions import legal_moves, no_moves, with_shape
 from meeple.server.auth import new_token, token_hash
 from meeple.server.clocks import BadClock, ClockSettings, ClockState, check_rule, profile_of, reclaimed_time
 from meeple.server.hub import SPECTATOR, Hub, Subscriber, Update, seat_key
@@ -171,18 +172,20 @@ class LiveTable:
             "spectators": spectators,
         }
 
-    def legal_for(self, seat: int | None) -> list[str]:
+    def legal_for(self, seat: int | None) -> JSON:
+        """``legal`` (notations) and ``actions`` (their ``[kind, args]``) of ``seat``: see ``actions.py``."""
         state = self.state
         if state is None or seat is None or seat != state.current_player or self.seats[seat].kind == BOT:
-            return []  # a player whose seat a bot plays (their clock ran out) is offered nothing to click
-        return [str(a) for a in state.legal_actions()]
+            return no_moves(self.game)  # a seat a bot plays (its player's clock ran out) is offered nothing
+        return legal_moves(state)
 
     def log_entries(self, seat: int | None, start: int = 0, history: Sequence[str] | None = None) -> list[JSON]:
         """The platform's log from move ``start``: who moved, and the notation only for ``seat``'s own
         (``history``: the state's, if the caller has it already)."""
         if history is None:
             history = self.state.history if self.state is not None else []
-        return [{"index": i, "seat": self.actors[i], "action": history[i] if self.actors[i] == seat else None}
+        return [with_shape(self.game, {"index": i, "seat": self.actors[i],
+                                       "action": history[i] if self.actors[i] == seat else None})
                 for i in range(start, self.version)]
 
     def message_for(self, seat: int | None, online: set[int], spectators: int = 0) -> JSON:
@@ -191,10 +194,10 @@ class LiveTable:
         message: JSON = {"type": "state", "table": self.summary(online, spectators), "seat": seat,
                          "version": self.version}
         if state is None:
-            message.update(view=None, current_player=None, is_over=False, legal=[], log=[])
+            message.update(view=None, current_player=None, is_over=False, log=[], **no_moves(self.game))
             return message
         message.update(view=state.view(seat), current_player=state.current_player, is_over=state.is_over,
-                       legal=self.legal_for(seat), log=self.log_entries(seat))
+                       log=self.log_entries(seat), **self.legal_for(seat))
         return message
 
     def seat_keys(self) -> list[int | None]:
@@ -821,7 +824,7 @@ class TableRuntime:
             message: JSON = {"type": "update", "seat": seat, "from": start, "version": table.version,
                              "table": summary, "current_player": current,
                              "is_over": state.is_over if state is not None else False,
-                             "legal": table.legal_for(seat), "log": table.log_entries(seat, start, history)}
+                             **table.legal_for(seat), "log": table.log_entries(seat, start, history)}
             if state is None:
                 message["patch"] = {}
             else:
@@ -847,7 +850,7 @@ class TableRuntime:
             messages[seat_key(seat)] = {
                 "type": "update", "seat": seat, "from": table.version, "version": table.version, "table": summary,
                 "current_player": current, "is_over": state.is_over if state is not None else False,
-                "legal": table.legal_for(seat), "log": [], "patch": {},
+                **table.legal_for(seat), "log": [], "patch": {},
             }
         await self.hub.publish(Update(table.id, table.version, table.version, messages), skip)
 
@@ -937,7 +940,8 @@ class TableRuntime:
         previous: JSON | None = None
         if step > 0:
             actor = table.actors[step - 1]
-            previous = {"seat": actor, "action": table.state.history[step - 1] if actor == seat else None}
+            previous = with_shape(table.game, {"seat": actor,
+                                               "action": table.state.history[step - 1] if actor == seat else None})
         return {
             "type": "replay",
             "table": table.summary(set()),

@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from meeple.core.contract import JSON
 from meeple.core.errors import MeepleError
 from meeple.core.registry import load_game
+from meeple.server.actions import with_shape
 from meeple.server.clocks import ClockSettings, ClockState
 from meeple.server.models import (
     Account,
@@ -621,9 +622,9 @@ class Store:
                 summary = summary_of_row(row)
                 summary["mine"] = sorted(mine[row.id])
                 move = last.get(row.id)
-                summary["last_move"] = None if move is None else {
+                summary["last_move"] = None if move is None else with_shape(load_game(row.game), {
                     "seat": move[0], "at": aware(move[2]).isoformat(),
-                    "action": move[1] if move[0] in mine[row.id] else None}
+                    "action": move[1] if move[0] in mine[row.id] else None})
                 result.append(summary)
             return result
 

@@ -7,12 +7,13 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 
 from meeple.bots import BOT_KINDS
 from meeple.core.contract import JSON
 from meeple.core.registry import game_names, load_game
 from meeple.server.clocks import catalogue as clock_catalogue
+from meeple.server.components import COMPONENTS, components
 from meeple.server.explain import EXPLAINERS, explain
 from meeple.server.hosting import is_loopback, share_base
 from meeple.server.i18n import LANGUAGES, load_messages
@@ -45,6 +46,16 @@ async def replay_page(table_id: str, request: Request) -> FileResponse:
 async def games() -> JSON:
     return {"games": [load_game(name).describe() for name in game_names()], "bot_levels": list(BOT_KINDS),
             "default_bot_level": DEFAULT_BOT_LEVEL, "clocks": clock_catalogue()}
+
+
+@router.get("/api/games/{game}/components")
+async def game_components(game: str, response: Response) -> JSON:
+    """The printed components the game's table drawing needs (costs, types, steps, board layout), from the
+    engine's data (``meeple/server/components.py``); public and fixed per release, so cached an hour."""
+    if game not in COMPONENTS:
+        raise Refused("unknown_game", f"games with component data: {', '.join(COMPONENTS)}", 404)
+    response.headers["Cache-Control"] = "public, max-age=3600"
+    return {"game": game, "components": components(game)}
 
 
 @router.get("/api/i18n/{language}")

@@ -1,0 +1,54 @@
+"""Actions as the browser gets them: each notation with its ``kind`` and ``args`` from the engine.
+
+A client draws a button for an action from its kind and arguments (``state.action_info``, the engine
+contract's structured form) and posts back the notation it was given, so no page ever splits a
+notation string. The seat whose turn it is gets ``legal`` (the notations, as every client has always
+had) and ``actions``, the ``[kind, args]`` of each, in the same order; an entry of a seat's own log,
+a replay's last move and a table's last move carry ``kind`` and ``args`` beside their notation.
+A game without structured actions (no ``observation_module``) sends notations only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.core.contract import JSON, Game, GameState
+
+#: ``[kind, args]`` by game and notation; at most every notation of every game (a few thousand).
+_SHAPES: dict[tuple[str, str], list[Any]] = {}
+
+
+def action_shape(game: Game[Any], notation: str) -> list[Any] | None:
+    """``[kind, args]`` of ``notation`` (JSON-safe: tuples become lists); ``None`` if ``game`` has no
+    structured actions."""
+    key = (game.name, notation)
+    shape = _SHAPES.get(key)
+    if shape is None:
+        if game.observation_module is None:
+            return None
+        info = game.action_info(notation).to_json()
+        shape = _SHAPES[key] = [info["kind"], info["args"]]
+    return shape
+
+
+def legal_moves(state: GameState[Any]) -> JSON:
+    """``{"legal": notations, "actions": [[kind, args], ...]}`` for the seat to move, in engine order
+    (``actions`` is ``None`` for a game without structured actions)."""
+    notations = [str(action) for action in state.legal_actions()]
+    if state.game.observation_module is None:
+        return {"legal": notations, "actions": None}
+    return {"legal": notations, "actions": [action_shape(state.game, notation) for notation in notations]}
+
+
+def no_moves(game: Game[Any]) -> JSON:
+    """What a seat that does not decide now (or any seat before the game starts) is offered."""
+    return {"legal": [], "actions": None if game.observation_module is None else []}
+
+
+def with_shape(game: Game[Any], entry: JSON) -> JSON:
+    """``entry`` (with an ``action`` notation or ``None``) plus that action's ``kind`` and ``args``."""
+    notation = entry.get("action")
+    shape = action_shape(game, notation) if isinstance(notation, str) else None
+    if shape is not None:
+        entry["kind"], entry["args"] = shape
+    return entry
