@@ -2,7 +2,8 @@
 
 A ``Driver`` holds the engine state, the game's action table and encoder. The legal indexes of a
 position are computed once (the engine caches its legal actions the same way); observations are
-encoded only when an adapter asks for them.
+encoded only when an adapter asks for them (through the encoder's fast path where the game has one),
+once per position and seat. The state moves on only through the driver, which clears both.
 """
 
 from __future__ import annotations
@@ -31,14 +32,19 @@ class Driver:
         self.encoder = encoder_for(game_name, players)
         self.state: GameState[Any] = self.game.new_game(players=players, seed=0, options=self.options)
         self._legal: list[int] | None = None
+        self._observed: dict[int, Vector] = {}
 
     def new_game(self, seed: int) -> None:
-        self.state = self.game.new_game(players=self.players, seed=seed, options=self.options)
-        self._legal = None
+        self.set_state(self.game.new_game(players=self.players, seed=seed, options=self.options))
 
     def set_state(self, state: GameState[Any]) -> None:
         self.state = state
+        self._moved()
+
+    def _moved(self) -> None:
         self._legal = None
+        if self._observed:
+            self._observed = {}
 
     def legal(self) -> list[int]:
         """The indexes of the legal actions, in ``legal_actions()`` order (empty once over)."""
@@ -55,13 +61,13 @@ class Driver:
         except ValueError:
             return False
         self.state.apply(self.state.legal_actions()[position])
-        self._legal = None
+        self._moved()
         return True
 
     def play_action(self, action: Any) -> None:
         """Apply an engine action (a bot's choice)."""
         self.state.apply(action)
-        self._legal = None
+        self._moved()
 
     def mask(self, size: int | None = None) -> Mask:
         """1 at each legal index (``size`` pads the vector for adapters with extra actions)."""
@@ -70,8 +76,11 @@ class Driver:
         return mask
 
     def observe(self, seat: int) -> Vector:
-        """The encoded observation of ``seat``."""
-        return self.encoder.encode(self.state.observation(seat))
+        """The encoded observation of ``seat`` (a fresh copy: the caller may keep or change it)."""
+        vector = self._observed.get(seat)
+        if vector is None:
+            vector = self._observed[seat] = self.encoder.encode_state(self.state, seat)
+        return vector.copy()
 
 
 def render_text(state: GameState[Any], seat: int | None) -> str:

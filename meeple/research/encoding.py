@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
+from meeple.core.contract import GameState
 from meeple.core.observation import Observation
 
 Vector = npt.NDArray[np.float32]
@@ -96,11 +97,28 @@ class Encoder(ABC):
         values: list[float] = []
         out = np.zeros(self.size, np.float32)
         self._fill(obs, at, values, out)
+        return self._scatter(at, values, out)
+
+    def _scatter(self, at: list[int], values: list[float], raw: Vector | None = None) -> Vector:
+        """The vector: ``values`` written at the positions ``at`` into ``raw`` (zeros when not given),
+        then scaled by the caps and clipped to [0, 1]. Converting only the non-zero entries is the
+        cheap way: numpy converts Python numbers one by one, at about the cost of the rest together."""
+        if raw is None:
+            raw = np.zeros(self.size, np.float32)
         count = len(at)  # fromiter converts Python numbers several times faster than np.array
-        out[np.fromiter(at, np.intp, count)] = np.fromiter(values, np.float32, count)
-        out *= self._scale
-        np.clip(out, 0.0, 1.0, out=out)
-        return out
+        raw[np.fromiter(at, np.intp, count)] = np.fromiter(values, np.float32, count)
+        raw *= self._scale
+        np.minimum(raw, 1.0, out=raw)  # two ufuncs cost a third of np.clip's Python-level dispatch
+        np.maximum(raw, 0.0, out=raw)
+        return raw
+
+    def encode_state(self, state: GameState[Any], seat: int) -> Vector:
+        """``encode(state.observation(seat))`` for a seat (not a spectator). A game's encoder may
+        override it with a fast path that writes the vector straight from the state, skipping the
+        ``Observation``; the fast path must give exactly the same vector for every position and seat
+        (tests/research/test_fast_paths.py proves it on random games), so the Observation stays the
+        definition of what a seat sees."""
+        return self.encode(state.observation(seat))
 
     def split(self, vector: Vector) -> dict[str, Vector]:
         """A flat vector as named arrays of the fields' shapes (views, no copy)."""

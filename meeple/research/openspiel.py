@@ -38,6 +38,7 @@ from meeple.core.registry import load_game
 from meeple.core.rng import Rng
 from meeple.research import ENCODERS
 from meeple.research import encoder as encoder_for
+from meeple.research.encoding import Vector
 from meeple.research.outcome import outcome
 from meeple.research.tables import ActionTable, action_table
 
@@ -50,12 +51,30 @@ MAX_GAME_LENGTH = {"citadels": 3000, "burgundy": 2000, "caylus": 1000, "palais_r
 
 class _Held:
     """A meeple state inside a pyspiel state: pyspiel copies a Python state's attributes with
-    ``copy.deepcopy`` and pickles them to serialize, so this holder clones and saves the meeple way."""
+    ``copy.deepcopy`` and pickles them to serialize, so this holder clones and saves the meeple way.
 
-    __slots__ = ("meeple",)
+    It also keeps what pyspiel asks for again and again about one position, computed once: the
+    number of actions played (pyspiel asks for the current player about eight times an action, and
+    ``history`` copies the list), the legal indexes, and each seat's encoded observation (pyspiel's
+    ``observation_tensor`` fills its observer twice). ``apply`` is the one way to move on, and clears
+    them."""
+
+    __slots__ = ("legal", "meeple", "moves", "observed")
 
     def __init__(self, meeple: GameState[Any]) -> None:
+        self._hold(meeple)
+
+    def _hold(self, meeple: GameState[Any]) -> None:
         self.meeple = meeple
+        self.moves = len(meeple.history)
+        self.legal: list[int] | None = None
+        self.observed: dict[int, Vector] = {}
+
+    def apply(self, notation: str) -> None:
+        self.meeple.apply(notation)
+        self.moves += 1
+        self.legal = None
+        self.observed = {}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
         return _Held(self.meeple.clone())
@@ -65,7 +84,7 @@ class _Held:
 
     def __setstate__(self, saved: str) -> None:
         data = json.loads(saved)
-        self.meeple = load_game(data["game"]).from_json(data)
+        self._hold(load_game(data["game"]).from_json(data))
 
 
 class MeepleSpielState(pyspiel.State):  # type: ignore[misc]
@@ -80,19 +99,18 @@ class MeepleSpielState(pyspiel.State):  # type: ignore[misc]
 
     @property
     def meeple(self) -> GameState[Any]:
-        """The engine state (``RuntimeError`` while the seed is being drawn)."""
+        """The engine state (``RuntimeError`` while the seed is being drawn), to read: it moves on
+        through ``apply_action`` only, which keeps the answers cached for its position true."""
         if self._held is None:
             raise RuntimeError("the game starts once the chance nodes have drawn its seed")
         return self._held.meeple
 
-    def _truncated(self) -> bool:
-        return len(self.meeple.history) >= self._max_length
-
     def current_player(self) -> int:
-        if self._held is None:
+        held = self._held
+        if held is None:
             return int(pyspiel.PlayerId.CHANCE)
-        state = self._held.meeple
-        if state.is_over or self._truncated():
+        state = held.meeple
+        if state.is_over or held.moves >= self._max_length:
             return int(pyspiel.PlayerId.TERMINAL)
         return state.current_player  # type: ignore[return-value]
 
@@ -100,7 +118,23 @@ class MeepleSpielState(pyspiel.State):  # type: ignore[misc]
         return list(_BYTE_OUTCOMES)
 
     def _legal_actions(self, player: int) -> list[int]:
-        return sorted(self._table.indices(self.meeple.legal_actions()))
+        held = self._held
+        if held is None:
+            raise RuntimeError("the game starts once the chance nodes have drawn its seed")
+        if held.legal is None:
+            held.legal = sorted(self._table.indices(held.meeple.legal_actions()))
+        return list(held.legal)  # the caller may change its list
+
+    def encoded(self, player: int) -> Vector:
+        """The encoder's vector of ``player``'s observation, once per position (a read-only array)."""
+        held = self._held
+        if held is None:
+            raise RuntimeError("the game starts once the chance nodes have drawn its seed")
+        vector = held.observed.get(player)
+        if vector is None:
+            vector = held.observed[player] = self.get_game().encoder.encode_state(held.meeple, player)
+            vector.flags.writeable = False
+        return vector
 
     def _apply_action(self, action: int) -> None:
         if self._held is None:
@@ -110,7 +144,7 @@ class MeepleSpielState(pyspiel.State):  # type: ignore[misc]
                 game: MeepleSpielGame = self.get_game()
                 self._held = _Held(game.meeple_game.new_game(players=game.table.players, seed=seed))
         else:
-            self._held.meeple.apply(self._table.notation(action))
+            self._held.apply(self._table.notation(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -118,7 +152,8 @@ class MeepleSpielState(pyspiel.State):  # type: ignore[misc]
         return self._table.notation(action)
 
     def is_terminal(self) -> bool:
-        return self._held is not None and (self._held.meeple.is_over or self._truncated())
+        held = self._held
+        return held is not None and (held.meeple.is_over or held.moves >= self._max_length)
 
     def returns(self) -> list[float]:
         if self._held is None:
@@ -190,10 +225,10 @@ class MeepleObserver:
         if state.current_player() == pyspiel.PlayerId.CHANCE:
             self.tensor.fill(0.0)  # nothing to see before the game starts
             return
-        observation = self._observation(state, player)
         if self.public:  # a spectator's observation, encoded as seen from the player's chair
-            observation = _as_seat(observation, player)
-        self.tensor[:] = self.encoder.encode(observation)
+            self.tensor[:] = self.encoder.encode(_as_seat(self._observation(state, player), player))
+        else:
+            self.tensor[:] = state.encoded(player)
 
     def string_from(self, state: MeepleSpielState, player: int) -> str:
         if state.current_player() == pyspiel.PlayerId.CHANCE:

@@ -1,6 +1,7 @@
 """No adapter leaks: two states that differ only in what seat s cannot see (``state.determinize(s, k)``)
-give seat s identical observations in every form — the Observation, its encoding, the PettingZoo and
-Gymnasium observations and masks, and OpenSpiel's observation tensor and string and information state."""
+give seat s identical observations in every form — the Observation, its encoding and the encoder's fast
+path from the state (which the adapters use), the PettingZoo and Gymnasium observations and masks, and
+OpenSpiel's observation tensor and string and information state."""
 
 from __future__ import annotations
 
@@ -26,7 +27,9 @@ WORLDS = 2  # determinizations per position and seat
 def seen_by(seat: int, state: GameState[Any], adapters: dict[str, Any]) -> dict[str, Any]:
     """Everything each adapter shows ``seat`` of ``state``."""
     seen: dict[str, Any] = {"observation": state.observation(seat)}
-    seen["encoding"] = encoder(state.game.name, state.players).encode(seen["observation"]).tolist()
+    coder = encoder(state.game.name, state.players)
+    seen["encoding"] = coder.encode(seen["observation"]).tolist()
+    seen["fast path"] = coder.encode_state(state, seat).tolist()  # the adapters' way (a game's own or the above)
     aec = adapters["pettingzoo"]
     aec.driver.set_state(state)
     shown = aec.observe(aec.possible_agents[seat])

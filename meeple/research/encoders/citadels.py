@@ -5,11 +5,14 @@ observer."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meeple.games.citadels.data import DISTRICT_TYPE, KIND_COUNT
 from meeple.games.citadels.observation import CitadelsObservation
 from meeple.research.encoding import Encoder, Field, Vector, dense, one_hot, per_seat
+
+if TYPE_CHECKING:
+    from meeple.games.citadels.state import CitadelsState
 
 PHASES = ("pick", "discard", "turn", "keep", "redraw", "graveyard", "over")
 D = KIND_COUNT  # district kinds
@@ -115,3 +118,107 @@ class CitadelsEncoder(Encoder):
         dense(at, values, off["builds_left"], (o.builds_left,))
         dense(at, values, off["keep"], (o.drawn_count, o.keeps_left))
         one_hot(at, values, off["graveyard_card"], o.graveyard_card)
+
+    def encode_state(self, state: Any, seat: int) -> Vector:
+        """The fast path: ``_fill`` written straight from the state, reading exactly the facts that
+        ``observe(state, seat)`` reads (and the same way), as flat positions and raw values (each
+        position once). tests/research/test_fast_paths.py proves it equal to
+        ``encode(state.observation(seat))``."""
+        from meeple.games.citadels.state import P_DISCARD, P_GRAVE, P_KEEP, P_OVER, P_PICK, P_REDRAW
+
+        s: CitadelsState = state
+        s._check_seat(seat)
+        n = self.players
+        if s.players != n:
+            raise ValueError(f"a {s.players}-player citadels state given to the {n}-player citadels encoder")
+        off = self.offset
+        at: list[int] = []
+        values: list[float] = []
+        put, value = at.append, values.append
+        rel = [(other - seat) % n for other in range(n)]
+        phase = s.phase
+        over = phase == P_OVER
+        holder = s.holder
+        deciding = seat == s.cur
+        selecting = phase in (P_PICK, P_DISCARD)
+        in_turn = not selecting and not over
+        put(off["phase"] + phase)  # the engine's phase numbers are PHASES' order
+        value(1.0)
+        if not over:
+            put(off["current_player"] + rel[s.cur])
+            value(1.0)
+        put(off["crown"] + rel[s.crown])
+        value(1.0)
+        if s.first_complete >= 0:
+            put(off["first_complete"] + rel[s.first_complete])
+            value(1.0)
+        at.extend((off["round"], off["complete_at"], off["deck"],
+                   off["face_down_count"], off["offered_count"], off["builds_left"]))
+        values.extend((s.round_no, s.rules.cap, len(s.deck), len(s.facedown) + (1 if s.reserved >= 0 else 0),
+                       len(s.pool) if selecting else 0, s.builds_left if in_turn else 0))
+        gold, hands, scores = s.gold, s.hands, s.scores()
+        order = [(seat + r) % n for r in range(n)]
+        for name, numbers in (("gold", gold), ("hand_counts", [len(h) for h in hands]), ("scores", scores)):
+            start = off[name]
+            at.extend(range(start, start + n))
+            values.extend([numbers[other] for other in order])
+        sizes, types, cities = off["city_sizes"], off["city_types"], off["cities"]
+        for other, city in enumerate(s.cities):
+            if city:
+                r = rel[other]
+                put(sizes + r)
+                value(len(city))
+                per_type = [0] * 5
+                city_base = cities + D * r
+                for d in city:
+                    per_type[DISTRICT_TYPE[d]] += 1
+                    put(city_base + d)  # a city never holds a name twice
+                    value(1.0)
+                at.extend(range(types + 5 * r, types + 5 * r + 5))
+                values.extend(per_type)
+        for name, cards in (("hand", hands[seat]),
+                            ("drawn", s.drawn if deciding and phase == P_KEEP else ()),
+                            ("marked", s.marked if deciding and phase == P_REDRAW else ())):
+            if cards:
+                per_kind: dict[int, int] = {}
+                for d in cards:
+                    per_kind[d] = per_kind.get(d, 0) + 1
+                start = off[name]
+                at.extend([start + d for d in per_kind])
+                values.extend(per_kind.values())
+        for name, characters in (("face_up", s.faceup), ("face_down_seen", s.seen_face_down(seat)),
+                                 ("my_characters", [c for c in range(C) if holder[c] == seat]),
+                                 ("offered", s.pool if selecting and deciding else ())):
+            start = off[name]
+            for c in characters:
+                put(start + c)
+                value(1.0)
+        revealed_bits = 0xFF if over else s.revealed
+        start = off["revealed"]
+        for c in range(C):
+            if revealed_bits >> c & 1 and holder[c] >= 0:
+                put(start + n * c + rel[holder[c]])
+                value(1.0)
+        if s.killed >= 0:
+            put(off["murdered"] + s.killed)
+            value(1.0)
+        if s.robbed >= 0:
+            put(off["robbed"] + s.robbed)
+            value(1.0)
+        if in_turn:
+            if s.rank >= 0:
+                put(off["character"] + s.rank)
+                value(1.0)
+            if s.turn_seat >= 0:
+                put(off["turn_seat"] + rel[s.turn_seat])
+                value(1.0)
+            start = off["turn_flags"]
+            at.extend(range(start, start + 6))
+            values.extend((s.gathered, s.tax_used, s.power_used, s.lab_used, s.smithy_used, s.builds_left > 0))
+        if phase == P_KEEP:
+            at.extend((off["keep"], off["keep"] + 1))
+            values.extend((len(s.drawn), s.keeps_left))
+        if phase == P_GRAVE and s.grave_card >= 0:
+            put(off["graveyard_card"] + s.grave_card)
+            value(1.0)
+        return self._scatter(at, values)
