@@ -7,7 +7,8 @@ database (``chat_messages``) and reach a table's players live through the hub, l
 
 Limits, each refused with a clear error and nothing stored: ``MAX_CHAT_CHARS`` characters a line, and
 ``RATE_LINES`` lines per ``RATE_SECONDS`` per sender (an account, a seat, or a guest's address), counted
-in each process.
+for the whole site: in Redis when the server runs with one (so ``--workers N`` does not multiply the
+limit), else in the one process.
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ from __future__ import annotations
 import asyncio
 import time
 import unicodedata
+import uuid
 from collections import deque
 from typing import Any
 
 from meeple.core.contract import JSON
-from meeple.server.hub import Update, seat_key
+from meeple.server.hub import Hub, Update, seat_key
 from meeple.server.names import name_key
 from meeple.server.runtime import LiveTable, Refused, TableRuntime
 
@@ -46,28 +48,57 @@ def clean_text(text: Any) -> str:
     return kept
 
 
-class RateLimit:
-    """At most ``lines`` per ``seconds`` per sender key, in this process."""
+_ADMIT = """
+local key, now, window, lines = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+if redis.call('ZCARD', key) >= lines then
+  return redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')[2]
+end
+redis.call('ZADD', key, now, ARGV[4])
+redis.call('PEXPIRE', key, math.ceil(window * 1000))
+return false
+"""
+"""One sender's sliding window in a sorted set, checked and counted in one atomic step: the time of
+the oldest line in the window when the sender is over the limit, else nothing (and the line counted)."""
 
-    def __init__(self, lines: int = RATE_LINES, seconds: float = RATE_SECONDS) -> None:
+
+class RateLimit:
+    """At most ``lines`` per ``seconds`` per sender key: in the hub's Redis when it has one (every
+    process shares the count), else in this process."""
+
+    def __init__(self, hub: Hub, lines: int = RATE_LINES, seconds: float = RATE_SECONDS) -> None:
+        self.hub = hub
         self.lines = lines
         self.seconds = seconds
         self.sent: dict[str, deque[float]] = {}
 
-    def check(self, key: str) -> None:
+    async def check(self, key: str) -> None:
         """Count one line for ``key``, or refuse it (uncounted) when the sender is over the limit."""
-        now = time.monotonic()
+        redis = self.hub.redis
+        if redis is None:
+            oldest = self._admit_here(key, time.monotonic())
+            now = time.monotonic()
+        else:
+            now = time.time()
+            answer = await redis.eval(_ADMIT, 1, f"meeple:chat-rate:{key}", now, self.seconds, self.lines,
+                                      f"{now}:{uuid.uuid4().hex}")
+            oldest = None if answer is None else float(answer)
+        if oldest is not None:
+            wait = max(1, round(oldest + self.seconds - now))
+            raise Refused("chat_rate", f"at most {self.lines} chat messages per {self.seconds:g} seconds; "
+                                       f"wait {wait} s", 429)
+
+    def _admit_here(self, key: str, now: float) -> float | None:
         times = self.sent.setdefault(key, deque())
         while times and times[0] <= now - self.seconds:
             times.popleft()
         if len(times) >= self.lines:
-            wait = max(1, round(times[0] + self.seconds - now))
-            raise Refused("chat_rate", f"at most {self.lines} chat messages per {self.seconds:g} seconds; "
-                                       f"wait {wait} s", 429)
+            return times[0]
         times.append(now)
         if len(self.sent) > 10000:  # forget idle senders
             for idle in [k for k, v in self.sent.items() if not v or v[-1] <= now - self.seconds]:
                 del self.sent[idle]
+        return None
 
 
 def sender_of(account_id: int | None, name: str) -> str:
@@ -81,7 +112,7 @@ class Chat:
     def __init__(self, runtime: TableRuntime) -> None:
         self.runtime = runtime
         self.store = runtime.store
-        self.limit = RateLimit()
+        self.limit = RateLimit(runtime.hub)
 
     async def table_lines(self, table: LiveTable, seat: int | None) -> list[JSON]:
         """A table's chat, for its seated players only."""
@@ -97,7 +128,7 @@ class Chat:
         kept = clean_text(text)
         info = table.seats[seat]
         name = info.name or f"#{seat + 1}"
-        self.limit.check(f"table:{table.id}:{seat}")
+        await self.limit.check(f"table:{table.id}:{seat}")
         line = await asyncio.to_thread(self.store.add_chat, table.id, seat, sender_of(info.account_id, name),
                                        name, kept)
         message: JSON = {"type": "chat", "lines": [line]}
@@ -119,6 +150,6 @@ class Chat:
             account_id = None
             speaker = await self.runtime.seat_name(name, None)
             key = f"address:{address}"
-        self.limit.check(key)
+        await self.limit.check(key)
         return await asyncio.to_thread(self.store.add_chat, LOBBY, None, sender_of(account_id, speaker), speaker,
                                        kept)

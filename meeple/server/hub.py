@@ -132,6 +132,12 @@ class Hub:
         """Told the table whose seats' presence changed without an update (a process died)."""
         self.shared = False  # whether other processes change tables too
 
+    @property
+    def redis(self) -> Any:
+        """The Redis client shared by every process (for site-wide counts such as chat limits), or None
+        in a server that runs alone."""
+        return None
+
     async def start(self) -> None:
         pass
 
@@ -256,6 +262,10 @@ class RedisHub(Hub):
     @staticmethod
     def alive_key(origin: str) -> str:
         return f"meeple:alive:{origin}"
+
+    @property
+    def redis(self) -> Any:
+        return self._redis
 
     async def start(self) -> None:
         import redis.asyncio as redis

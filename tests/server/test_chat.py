@@ -3,15 +3,21 @@ restart, live over the table's WebSocket to its players only, and in replays onl
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
-from meeple.server.chat import MAX_CHAT_CHARS, RATE_LINES
+from meeple.server.chat import MAX_CHAT_CHARS, RATE_LINES, RATE_SECONDS, RateLimit
+from meeple.server.hub import RedisHub
+from meeple.server.runtime import Refused
 from tests.server.conftest import guest
 from tests.server.test_api import two_player_table, wait_until
+from tests.services import redis_url
 
 
 def stored_lines(database_url: str) -> int:
@@ -76,6 +82,36 @@ def test_limits_are_refused_clearly_and_store_nothing(client: TestClient, databa
     assert stored_lines(database_url) == RATE_LINES
     lobby = client.post("/api/lobby/chat", json={"text": "z" * (MAX_CHAT_CHARS + 1), "name": "Ada"})
     assert lobby.json()["code"] == "chat_too_long" and stored_lines(database_url) == RATE_LINES
+
+
+def test_the_rate_limit_is_shared_by_every_process_on_one_redis() -> None:
+    """With ``--workers N`` a sender's lines may reach any process: the count lives in Redis, so five lines
+    through one process leave none for the sixth through another, and other senders are not affected."""
+    url = redis_url()
+    if url is None:
+        pytest.skip("no test Redis answers (MEEPLE_TEST_REDIS_URL)")
+
+    async def scenario() -> None:
+        first, second = RedisHub(url), RedisHub(url)
+        await first.start()
+        await second.start()
+        try:
+            here, there = RateLimit(first), RateLimit(second)
+            sender = f"account:{time.monotonic_ns()}"
+            for _ in range(RATE_LINES):
+                await here.check(sender)
+            with pytest.raises(Refused) as refused:
+                await there.check(sender)
+            assert refused.value.code == "chat_rate" and refused.value.status == 429
+            assert refused.value.message.endswith(("wait 9 s", f"wait {RATE_SECONDS:g} s"))
+            await there.check(f"{sender}-someone-else")
+            with pytest.raises(Refused):
+                await here.check(sender)  # the refused line was not counted, and the window still holds
+        finally:
+            await second.stop()
+            await first.stop()
+
+    asyncio.run(scenario())
 
 
 def test_chat_is_kept_across_a_restart_and_shown_in_the_replay_only_to_the_seated(
