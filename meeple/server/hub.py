@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from meeple.core.contract import JSON
+from meeple.server.jsontext import dumps, loads
 
 log = logging.getLogger("meeple.server")
 
@@ -79,7 +80,7 @@ class Update:
         key = seat_key(seat)
         text = self._texts.get(key)
         if text is None:
-            text = self._texts[key] = json.dumps(self.messages[key], separators=(",", ":"))
+            text = self._texts[key] = dumps(self.messages[key])
         return text
 
     @property
@@ -95,13 +96,13 @@ class Update:
                   "seats_changed": self.seats_changed, "origin": self.origin, "online": self.online,
                   "watching": self.watching,
                   "lengths": [[key, len(text)] for key, text in zip(keys, texts, strict=True)]}
-        return "\n".join([json.dumps(header, separators=(",", ":")), *texts])
+        return "\n".join([dumps(header), *texts])
 
     @classmethod
     def from_wire(cls, data: str | bytes) -> Update:
         text = data.decode() if isinstance(data, bytes) else data
         newline = text.index("\n")
-        header: dict[str, Any] = json.loads(text[:newline])
+        header: dict[str, Any] = loads(text[:newline])
         texts: dict[str, str] = {}
         at = newline + 1
         for key, length in header["lengths"]:

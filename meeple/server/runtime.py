@@ -16,7 +16,6 @@ catches up from the database before it is used again. A stale move is refused, n
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 from collections import OrderedDict
@@ -33,6 +32,7 @@ from meeple.server.actions import legal_moves, no_moves, with_shape
 from meeple.server.auth import new_token, token_hash
 from meeple.server.clocks import BadClock, ClockSettings, ClockState, check_rule, profile_of, reclaimed_time
 from meeple.server.hub import SPECTATOR, Hub, Subscriber, Update, seat_key
+from meeple.server.jsontext import dumps, loads
 from meeple.server.names import BadName, clean_name, name_key
 from meeple.server.patch import apply_patch, diff
 from meeple.server.store import (
@@ -270,7 +270,7 @@ class TableRuntime:
                 seat = None if key == SPECTATOR else int(key)
                 if not update.has(seat):
                     raise KeyError(key)
-                message = json.loads(update.text_for(seat))
+                message = loads(update.text_for(seat))
                 followed[key] = message["view"] if "view" in message else apply_patch(before, message["patch"])
         except (KeyError, ValueError, TypeError):
             table.views.clear()  # computed afresh when next needed
@@ -918,7 +918,7 @@ class TableRuntime:
             await self.publish_presence(table)
 
     def full_text(self, table: LiveTable, seat: int | None) -> str:
-        return json.dumps(self.message_for(table, seat), separators=(",", ":"))
+        return dumps(self.message_for(table, seat))
 
     def message_for(self, table: LiveTable, seat: int | None) -> JSON:
         return table.message_for(seat, self.hub.online(table.id), self.hub.spectators(table.id))

@@ -46,10 +46,51 @@ def test_meeple_serve_serves_the_lobby_on_a_default_sqlite_file(tmp_path: Path) 
         assert games["bot_levels"] == ["easy", "medium", "hard", "expert"]
         assert (tmp_path / "data" / "meeple" / "meeple.sqlite3").exists()
         assert _oversized_frame_close_code(port) == 1009, "a 1 MB frame must be refused before it is buffered"
+        assert "permessage-deflate" in _negotiated_extensions(port), "messages are compressed by default"
     finally:
         process.terminate()
         output = process.communicate(timeout=15)[0].decode()
     assert f"http://127.0.0.1:{port}" in output
+
+
+def test_no_ws_deflate_sends_messages_uncompressed(tmp_path: Path) -> None:
+    port = free_port()
+    env = {key: value for key, value in os.environ.items() if not key.startswith("MEEPLE_")}
+    env.update(XDG_DATA_HOME=str(tmp_path / "data"), PYTHONPATH=str(ROOT))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "meeple.cli", "serve", "--port", str(port), "--bot-delay", "0", "--no-ws-deflate"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
+                break
+            except httpx.HTTPError:
+                assert process.poll() is None and time.monotonic() < deadline, "meeple serve did not start"
+                time.sleep(0.1)
+        assert _negotiated_extensions(port) == "", "--no-ws-deflate: the offered compression is declined"
+    finally:
+        process.terminate()
+        process.communicate(timeout=15)
+
+
+def _negotiated_extensions(port: int) -> str:
+    """The WebSocket extensions the server accepted for a client offering permessage-deflate (as browsers do)."""
+    import websockets
+
+    table = httpx.post(f"http://127.0.0.1:{port}/api/tables", json={"game": "citadels", "players": 2}, timeout=5)
+    assert table.status_code == 201, table.text
+
+    async def probe() -> str:
+        async with websockets.connect(f"ws://127.0.0.1:{port}/ws/tables/{table.json()['table']['id']}",
+                                      compression="deflate") as socket_:
+            await socket_.recv()  # the table's state
+            assert socket_.response is not None
+            return str(socket_.response.headers.get("Sec-WebSocket-Extensions", ""))
+
+    return aio.run(probe())
 
 
 def _oversized_frame_close_code(port: int) -> int | None:
