@@ -8,7 +8,7 @@ two versions of the server can be compared on a busy machine: process CPU time i
 wall time. ``--at`` plays each table that many moves first (fast) and then measures ``--moves``
 moves per table, so the cost early and late in a game can be compared.
 
-    python bench/move_cost.py --tables 10 --at 0,150 --moves 40
+    python bench/move_cost.py --tables 10 --at 0,150 --moves 40 --repeat 5
     python bench/move_cost.py --tables 10 --at 0,150 --moves 40 --redis redis://127.0.0.1:6379/15
 
 ``--redis`` plays the same moves through two runtimes in this one process, as two server processes
@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import statistics
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
@@ -88,7 +89,7 @@ async def measure(tables: int, at: int, moves: int, seed: int, redis: str | None
                     mover = runtime_of(seat)
                     copy = await mover.get(table_id)  # catches up first if the other moved meanwhile
                     version = copy.version
-                    await mover.act(table_id, seat, rng.choice(copy.legal_for(seat)), version)
+                    await mover.act(table_id, seat, rng.choice(copy.legal_for(seat)["legal"]), version)
                     last_mover[table_id] = mover
                     while any(seen.get((table_id, s), 0) <= version for s in range(4)):
                         arrived.clear()
@@ -119,10 +120,18 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=40, help="moves measured per table")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--redis", help="a Redis URL: play through two runtimes relaying over it")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="measure each --at this many times (the same moves) and print the least and the "
+                             "median: on a busy machine the least is the steadiest figure")
     args = parser.parse_args()
     for at in (int(part) for part in args.at.split(",")):
-        played, cpu_ms, size = asyncio.run(measure(args.tables, at, args.moves, args.seed, args.redis))
-        print(f"at move {at}: {played} moves, server CPU {cpu_ms:.2f} ms a move, {size:.0f} bytes a message")
+        runs = [asyncio.run(measure(args.tables, at, args.moves, args.seed, args.redis))
+                for _ in range(max(1, args.repeat))]
+        played, _, size = runs[0]
+        costs = sorted(cpu_ms for _, cpu_ms, _ in runs)
+        spread = f" (least of {len(costs)}; median {statistics.median(costs):.2f})" if len(costs) > 1 else ""
+        print(f"at move {at}: {played} moves, server CPU {costs[0]:.2f} ms a move{spread}, "
+              f"{size:.0f} bytes a message")
 
 
 if __name__ == "__main__":

@@ -48,17 +48,25 @@ class _Write:
     loop: asyncio.AbstractEventLoop
 
 
-def _settle(item: _Write, result: Any = None, error: BaseException | None = None) -> None:
-    def settle() -> None:
-        if item.future.done():
-            return
-        if error is not None:
-            item.future.set_exception(error)
-        else:
-            item.future.set_result(result)
+def _settle(outcomes: list[tuple[_Write, Any, BaseException | None]]) -> None:
+    """Give each write its result or error on its own loop: one wake-up of each loop for the whole
+    batch (waking the loop once per write cost a batch of moves as many thread-safe calls)."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[tuple[_Write, Any, BaseException | None]]] = {}
+    for outcome in outcomes:
+        by_loop.setdefault(outcome[0].loop, []).append(outcome)
 
-    with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
-        item.loop.call_soon_threadsafe(settle)
+    def settle(settled: list[tuple[_Write, Any, BaseException | None]]) -> None:
+        for item, result, error in settled:
+            if item.future.done():
+                continue
+            if error is not None:
+                item.future.set_exception(error)
+            else:
+                item.future.set_result(result)
+
+    for loop, settled in by_loop.items():
+        with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+            loop.call_soon_threadsafe(settle, settled)
 
 
 class DatabaseWriter:
@@ -112,17 +120,16 @@ class DatabaseWriter:
             except Exception:  # one write failed: retry each alone, so only that one is refused
                 pass
             else:
-                for item, result in zip(batch, results, strict=True):
-                    _settle(item, result)
+                _settle([(item, result, None) for item, result in zip(batch, results, strict=True)])
                 return
+        outcomes: list[tuple[_Write, Any, BaseException | None]] = []
         for item in batch:
             try:
                 with self.sessions.begin() as session:
-                    result = item.work(session)
+                    outcomes.append((item, item.work(session), None))
             except Exception as error:
-                _settle(item, error=error)
-            else:
-                _settle(item, result)
+                outcomes.append((item, None, error))
+        _settle(outcomes)
 
 
 def _run_batch(session: Session, batch: list[_Write]) -> list[Any]:
