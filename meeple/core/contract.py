@@ -89,6 +89,7 @@ class Game(ABC, Generic[S]):
         state = self.state_class.__new__(self.state_class)
         state._init_common(self, players, seed, resolved, Rng(seed))
         state.setup()
+        state._undo_floor = 0  # what setup dealt is no action of anyone's
         return state  # type: ignore[return-value]
 
     def from_json(self, data: Mapping[str, Any]) -> S:
@@ -113,6 +114,10 @@ class Game(ABC, Generic[S]):
             state = self.state_class.__new__(self.state_class)
             state._init_common(self, players, seed, options, rng)
             state._history_notations = list(history)
+            floor = data.get("undo_floor", len(history))  # saved before undo existed: nothing undoable
+            if type(floor) is not int or not 0 <= floor <= len(history):
+                raise InvalidState(f"undo_floor must be an integer between 0 and {len(history)}, not {floor!r}")
+            state._undo_floor = floor
             state.load_body(data["body"])
         except InvalidState:
             raise
@@ -180,6 +185,8 @@ class GameState(ABC, Generic[A]):
     options: dict[str, OptionValue]
     rng: Rng
     _history_notations: list[str]
+    _undo_floor: int
+    """How many leading history entries can never be taken back (see ``undo_floor``)."""
     _log_views: Any
     """The converted log entries a game's views reuse (``meeple.core.logview``), or ``None``."""
 
@@ -192,6 +199,7 @@ class GameState(ABC, Generic[A]):
         self.options = options
         self.rng = rng
         self._history_notations = []
+        self._undo_floor = 0
         self._log_views = None
 
     # --- what a game implements -------------------------------------------------------------
@@ -307,8 +315,30 @@ class GameState(ABC, Generic[A]):
             if action not in self.legal_actions():
                 raise self._refusal(str(action))
             resolved = action
+        rng_before = self.rng.state
         self._apply(resolved)
         self._history_notations.append(str(resolved))
+        self._seal_if_drawn(rng_before)
+
+    def _seal_if_drawn(self, rng_before: int) -> None:
+        """After an action is recorded: if it drew from the RNG (its state is no longer ``rng_before``),
+        it cannot be undone, since taken back it could be drawn again differently. A game whose
+        ``apply`` takes a fast path calls this too."""
+        if self.rng.state != rng_before:
+            self._undo_floor = len(self._history_notations)
+
+    @property
+    def undo_floor(self) -> int:
+        """How many leading ``history`` entries can never be taken back: an action that drew from the
+        RNG or showed anyone something hidden (a card drawn from a deck, a character revealed) raises
+        it past itself, since taking it back would let its player try again knowing more. The RNG is
+        watched here for every game; a game marks its reveals with ``seal_history`` in ``_apply``."""
+        return self._undo_floor
+
+    def seal_history(self) -> None:
+        """Called by a game's ``_apply`` (or an automatic step inside it) when the action being applied
+        shows someone hidden information: neither it nor anything before it can be undone."""
+        self._undo_floor = len(self._history_notations) + 1
 
     def _find_notation(self, notation: str) -> A | None:
         if self.is_over:
@@ -332,6 +362,30 @@ class GameState(ABC, Generic[A]):
             return any(str(a) == action for a in self.legal_actions())
         return action in self.legal_actions()
 
+    def undoable_moves(self, seat: int, actors: Sequence[int]) -> int:
+        """How many of the last moves ``seat`` may take back now (``actors[i]``: who made move ``i``):
+        its own consecutive last moves, past the ``undo_floor``, while it is still its turn."""
+        if self.is_over or self.current_player != seat or len(actors) != len(self._history_notations):
+            return 0
+        count = 0
+        for index in range(len(actors) - 1, self._undo_floor - 1, -1):
+            if actors[index] != seat:
+                break
+            count += 1
+        return count
+
+    def undone(self, moves: int) -> Self:
+        """This game as it was ``moves`` actions ago, replayed from seed, options and history (the
+        state itself is left alone); ``IllegalAction`` if that reaches below ``undo_floor``."""
+        keep = len(self._history_notations) - moves
+        if type(moves) is not int or moves < 1 or keep < self._undo_floor:
+            raise IllegalAction(f"cannot take back {moves!r} moves: only the last "
+                                f"{len(self._history_notations) - self._undo_floor} came after the last draw or reveal")
+        earlier = self.game.new_game(players=self.players, seed=self.seed, options=self.options)
+        for notation in self._history_notations[:keep]:
+            earlier.apply(notation)
+        return earlier  # type: ignore[no-any-return]
+
     @property
     def history(self) -> list[str]:
         """The notations of every applied action, in order."""
@@ -347,6 +401,7 @@ class GameState(ABC, Generic[A]):
             "options": dict(self.options),
             "rng": self.rng.to_json(),
             "history": list(self._history_notations),
+            "undo_floor": self._undo_floor,
             "body": self.dump_body(),
         }
 
@@ -358,6 +413,7 @@ class GameState(ABC, Generic[A]):
         other.options = self.options  # never mutated after setup
         other.rng = self.rng.copy()
         other._history_notations = list(self._history_notations)
+        other._undo_floor = self._undo_floor
         other._log_views = self._log_views  # shared; checked against the log before use (core/logview.py)
 
     def _determinization_rng(self, rng: Rng | int | None) -> Rng:

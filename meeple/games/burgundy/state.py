@@ -176,6 +176,7 @@ class BurgundyState(GameState[BAction]):
         "_log_dicts",
         "_seat",
         "_track_order",
+        "_undo_floor",
         "allowed",
         "arrival_counter",
         "black_pile",
@@ -454,7 +455,14 @@ class BurgundyState(GameState[BAction]):
         self.stacks[phase] = []
         self._log.append((E_PHASE, phase, fills, tuple(goods)))
 
+    def seal_history(self) -> None:
+        """The base class's, for this game's ``apply``, which records the notation before the work:
+        the action being applied is already the last of the history."""
+        self._undo_floor = len(self._history_notations)
+
     def _start_round(self) -> None:
+        """Roll this round's dice (§3.3): a random draw, so undo stops here."""
+        self.seal_history()
         pos, arr = self.track_pos, self.track_arrival
         known = self._track_order
         if known is not None and known[0] is pos and known[1] is arr:  # no ship moved since: the same order

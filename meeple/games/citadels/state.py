@@ -448,6 +448,7 @@ class CitadelsState(GameState[Act]):
             self.phase = P_DISCARD
 
     def _after_draft_step(self) -> None:
+        self.seal_history()  # the next drafter sees what is left (undo stops here)
         self.draft_idx += 1
         if self.draft_idx < self.rules.script_len:
             self._open_draft_step()
@@ -463,7 +464,9 @@ class CitadelsState(GameState[Act]):
     # --- action phase --------------------------------------------------------------------------
 
     def _call_from(self, rank: int) -> None:
-        """Call ranks from ``rank`` on (§2.3); the first living holder reveals and starts a turn."""
+        """Call ranks from ``rank`` on (§2.3); the first living holder reveals and starts a turn.
+        Everyone learns who holds (or nobody holds) the ranks called, so undo stops here."""
+        self.seal_history()
         holder = self.holder
         log = self.log
         while rank < 8:
@@ -554,8 +557,10 @@ class CitadelsState(GameState[Act]):
             if legal is None:
                 legal = self.legal_actions()
             if act in legal:  # nothing is legal once the game is over
+                rng_before = self.rng.state
                 self._apply(act)
                 self._history_notations.append(act.notation)
+                self._seal_if_drawn(rng_before)
                 return
         super().apply(action)
 
@@ -765,6 +770,7 @@ class CitadelsState(GameState[Act]):
             gave, got = hands[seat], hands[other]
             hands[seat], hands[other] = got, gave
             self._swapped(seat, other, gave, got)
+            self.seal_history()  # each now holds the other's cards
             self.power_used = True
             log.append((-1, E_SWAP, seat, other, len(gave), len(got)))
             log.append((seat, E_SWAPPED, seat, other, tuple(gave), tuple(got)))
@@ -895,7 +901,9 @@ class CitadelsState(GameState[Act]):
         self._watch_pos, self._watch_hands = watch(records)
 
     def _took(self, seat: int, cards: list[int], into: int) -> None:
-        """``seat`` drew ``cards`` from the top into its hand (``into == seat``) or its keep step (``DRAWN``)."""
+        """``seat`` drew ``cards`` from the top into its hand (``into == seat``) or its keep step (``DRAWN``):
+        it saw them, so undo stops here."""
+        self.seal_history()
         first = self.deck_top
         self.deck_top = first + len(cards)
         self._pending.append((CitadelsState._took_known, (seat, tuple(cards), into, first)))

@@ -588,7 +588,9 @@ class PalaisRoyalState(GameState[PalaisAction]):
             self.waiting[p][privilege] += param
 
     def _draw(self, p: int) -> None:
-        """§2.5: draw N cards one by one, reshuffling the discard pile when the deck runs out."""
+        """§2.5: draw N cards one by one, reshuffling the discard pile when the deck runs out; the
+        drawer sees them, so undo stops here."""
+        self.seal_history()
         wanted = self.backdoor_units()
         deck = self.deck
         drawn = self.drawn
@@ -624,7 +626,8 @@ class PalaisRoyalState(GameState[PalaisAction]):
             elif step == 4:
                 self.v_slots = self.v_turquoise = self.v_violet = self.patron = 0
             return
-        if self.drawn:
+        if self.drawn:  # the refused cards are discarded, face up under the usual rules: undo stops here
+            self.seal_history()
             refused = self.drawn
             self._refused(p, refused)
             self.discard.extend(refused)
