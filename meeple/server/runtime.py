@@ -49,6 +49,7 @@ from meeple.server.store import (
     TableTiming,
     clock_json,
 )
+from meeple.server.undo import MoveLedger, undo_notation, undone_count
 from meeple.server.writer import Batched, DatabaseWriter
 
 log = logging.getLogger("meeple.server")
@@ -92,7 +93,8 @@ class LiveTable:
     created_at: datetime
     seats: list[SeatRow]
     state: GameState[Any] | None = None
-    actors: list[int] = field(default_factory=list)
+    ledger: MoveLedger = field(default_factory=MoveLedger)
+    """The log's rows (moves and undos) and the moves in effect (``meeple.server.undo``)."""
     finished_at: datetime | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     views: dict[str, JSON] = field(default_factory=dict)
@@ -115,8 +117,9 @@ class LiveTable:
 
     @property
     def version(self) -> int:
-        """How many actions have been applied; clients send it back so stale moves are refused."""
-        return len(self.actors)
+        """How many rows the log has (moves and undos; it only grows); clients send it back so stale
+        moves are refused."""
+        return self.ledger.version
 
     @property
     def is_stale(self) -> bool:
@@ -179,14 +182,20 @@ class LiveTable:
             return no_moves(self.game)  # a seat a bot plays (its player's clock ran out) is offered nothing
         return legal_moves(state)
 
-    def log_entries(self, seat: int | None, start: int = 0, history: Sequence[str] | None = None) -> list[JSON]:
-        """The platform's log from move ``start``: who moved, and the notation only for ``seat``'s own
-        (``history``: the state's, if the caller has it already)."""
-        if history is None:
-            history = self.state.history if self.state is not None else []
-        return [with_shape(self.game, {"index": i, "seat": self.actors[i],
-                                       "action": history[i] if self.actors[i] == seat else None})
-                for i in range(start, self.version)]
+    def log_entries(self, seat: int | None, start: int = 0) -> list[JSON]:
+        """The platform's log from row ``start``: who moved, and the notation only for ``seat``'s own;
+        who took back which moves (``MoveLedger.entry``)."""
+        entry = self.ledger.entry
+        return [with_shape(self.game, entry(i, seat)) for i in range(start, self.version)]
+
+    def undoable_for(self, seat: int | None) -> int:
+        """How many of its last moves ``seat`` may take back now (the engine says where undo stops);
+        0 for a spectator, a seat a bot plays, or a table not running."""
+        state = self.state
+        if state is None or seat is None or self.status != RUNNING or self.seats[seat].kind == BOT \
+                or seat != state.current_player or self.vote is not None:
+            return 0
+        return state.undoable_moves(seat, self.ledger.actors)
 
     def message_for(self, seat: int | None, online: set[int], spectators: int = 0) -> JSON:
         """The full state for one seat (or a spectator): its view, its legal actions, its own log."""
@@ -197,7 +206,7 @@ class LiveTable:
             message.update(view=None, current_player=None, is_over=False, log=[], **no_moves(self.game))
             return message
         message.update(view=state.view(seat), current_player=state.current_player, is_over=state.is_over,
-                       log=self.log_entries(seat), **self.legal_for(seat))
+                       can_undo=self.undoable_for(seat), log=self.log_entries(seat), **self.legal_for(seat))
         return message
 
     def seat_keys(self) -> list[int | None]:
@@ -345,10 +354,10 @@ class TableRuntime:
         if row.timing is not None:
             self._set_timing(table, row.timing)
         if row.status != OPEN:
+            table.ledger.extend(row.moves)
             state = game.new_game(players=row.players, seed=row.seed, options=row.options)
-            for seat, notation in row.moves:
+            for notation in table.ledger.moves():
                 state.apply(notation)
-                table.actors.append(seat)
             table.state = state
         table.known_version = table.version
         return table
@@ -371,8 +380,11 @@ class TableRuntime:
         if moves:
             assert table.state is not None
             for seat, notation in moves:
-                table.state.apply(notation)
-                table.actors.append(seat)
+                taken_back = table.ledger.add(seat, notation)
+                if taken_back is None:
+                    table.state.apply(notation)
+                else:
+                    table.state = table.state.undone(taken_back)
             if table.views_version != table.version:  # not brought along by the updates heard (``_heard``)
                 table.views.clear()
         table.known_version = max(table.known_version, table.version)
@@ -736,7 +748,7 @@ class TableRuntime:
         assert table.state is not None
         previous_player = table.state.current_player
         trial = table.state.clone()
-        before = table.version
+        before = len(table.state.history)
         try:
             trial.apply(action)
         except (IllegalAction, MeepleError) as error:
@@ -771,7 +783,8 @@ class TableRuntime:
         self._keep_views(table)
         start = table.version
         table.state = trial
-        table.actors.extend([seat] * len(added))
+        for notation in added:
+            table.ledger.add(seat, notation)
         table.known_version = max(table.known_version, table.version)
         if trial.is_over:
             table.status, table.finished_at = FINISHED, datetime.now(UTC)
@@ -784,6 +797,64 @@ class TableRuntime:
         """A move the platform makes for ``seat`` (a skipped turn); the caller holds the lock."""
         await self._commit(table, seat, action, None)
         await self._queue_bot(table, inserted=True)
+
+    async def undo(self, table_id: str, seat: int | None, moves: Any, version: Any) -> None:
+        """Take back ``seat``'s last ``moves`` moves (all it may, if ``None``) at ``version``: one more row
+        in the log, the state replayed without them, every seat told. Anything wrong raises ``Refused``
+        and changes nothing. The mover's clock keeps running and the bonus of each move taken back is
+        taken back too (an undo never gains time)."""
+        table = await self.get(table_id)
+        if type(version) is not int:
+            raise Refused("malformed", "an undo must say the version it takes back from")
+        if moves is not None and type(moves) is not int:
+            raise Refused("malformed", "moves must be a whole number")
+        async with table.lock:
+            if table.is_stale or (version > table.version and self.hub.shared):
+                await self.catch_up(table)
+            state = table.state
+            if table.status != RUNNING or state is None:
+                raise Refused("not_running", "this game is not running")
+            if seat is None:
+                raise Refused("not_seated", "you have no seat at this table (spectators cannot act)", 403)
+            if version != table.version:
+                raise Refused("stale", f"the table has moved on (version {table.version}, you sent {version}); "
+                                       "your view is refreshed", 409)
+            if state.current_player != seat:
+                raise Refused("not_your_turn", f"it is seat {state.current_player}'s turn, not yours: "
+                                               "only your own moves of this turn can be taken back", 409)
+            if table.seats[seat].kind == BOT:
+                raise Refused("bot_seat", "a bot plays this seat now; reclaim the seat to play", 409)
+            if table.vote is not None or (table.clock is not None and seat in table.clock.expired(datetime.now(UTC))):
+                raise Refused("out_of_time", "your time ran out; the table's timeout rule applies", 409)
+            allowed = table.undoable_for(seat)
+            count = allowed if moves is None else moves
+            if allowed == 0:
+                raise Refused("nothing_to_undo", "you have no move to take back: undo covers only your own moves "
+                                                 "of this turn since the last card drawn, random draw or reveal", 409)
+            if not 0 < count <= allowed:
+                raise Refused("past_reveal", f"you can take back at most {allowed} move(s): before them something "
+                                             "hidden was revealed or drawn", 409)
+            earlier = state.undone(count)
+            clock = None
+            if table.clock is not None:
+                clock = table.clock.rerun(datetime.now(UTC), self.timed_actors(table, earlier))
+                clock = clock.with_time(seat, clock.remaining[seat] - count * clock.bonus_ms)
+            row = Move(table_id=table.id, start=table.version, seat=seat, notations=[undo_notation(count)],
+                       current_player=earlier.current_player, clock=clock)
+            try:
+                await self.writer.write(Batched(self.store.append_many, row))
+            except Conflict:  # another process appended this row number first
+                table.known_version = table.version + 1
+                await self.catch_up(table)
+                raise Refused("stale", "the table has moved on; your view is refreshed", 409) from None
+            if clock is not None:
+                table.clock = clock
+            self._keep_views(table)
+            start = table.version
+            table.ledger.add(seat, undo_notation(count))
+            table.state = earlier
+            table.known_version = max(table.known_version, table.version)
+            await self._publish(table, start)
 
     async def publish_change(self, table: LiveTable) -> None:
         """Seats, clocks or events changed without a move (``timeouts``): every seat is told."""
@@ -813,7 +884,6 @@ class TableRuntime:
         state = table.state
         summary = table.summary(self.hub.online(table.id), self.hub.spectators(table.id))
         current = state.current_player if state is not None else None
-        history = state.history if state is not None and table.version > start else None
         messages: dict[str, JSON] = {}
         watched = self._watched(table)
         for seat in table.seat_keys():
@@ -824,7 +894,8 @@ class TableRuntime:
             message: JSON = {"type": "update", "seat": seat, "from": start, "version": table.version,
                              "table": summary, "current_player": current,
                              "is_over": state.is_over if state is not None else False,
-                             **table.legal_for(seat), "log": table.log_entries(seat, start, history)}
+                             **table.legal_for(seat), "can_undo": table.undoable_for(seat),
+                             "log": table.log_entries(seat, start)}
             if state is None:
                 message["patch"] = {}
             else:
@@ -850,7 +921,7 @@ class TableRuntime:
             messages[seat_key(seat)] = {
                 "type": "update", "seat": seat, "from": table.version, "version": table.version, "table": summary,
                 "current_player": current, "is_over": state.is_over if state is not None else False,
-                **table.legal_for(seat), "log": [], "patch": {},
+                **table.legal_for(seat), "can_undo": table.undoable_for(seat), "log": [], "patch": {},
             }
         await self.hub.publish(Update(table.id, table.version, table.version, messages), skip)
 
@@ -926,7 +997,9 @@ class TableRuntime:
     # --- replays ------------------------------------------------------------------------------
 
     async def replay(self, table_id: str, seat: Any, step: Any) -> JSON:
-        """The view of ``seat`` (``None``: spectator) after ``step`` actions of a finished game."""
+        """The view of ``seat`` (``None``: spectator) after ``step`` rows of a finished game's log; an
+        undo is a step of its own (back to the view before the moves it took back, which are marked
+        ``undone``), and a step's notation is shown only for ``seat``'s own move."""
         table = await self.get(table_id)
         if table.status != FINISHED or table.state is None:
             raise Refused("not_finished", "replays open once the game is over", 409)
@@ -939,9 +1012,8 @@ class TableRuntime:
         state = states[step]
         previous: JSON | None = None
         if step > 0:
-            actor = table.actors[step - 1]
-            previous = with_shape(table.game, {"seat": actor,
-                                               "action": table.state.history[step - 1] if actor == seat else None})
+            previous = with_shape(table.game, table.ledger.entry(step - 1, seat))
+            previous.pop("index")
         return {
             "type": "replay",
             "table": table.summary(set()),
@@ -962,9 +1034,16 @@ class TableRuntime:
         assert table.state is not None
         state = table.game.new_game(players=table.players, seed=table.seed, options=table.options)
         states = [state.clone()]
-        for notation in table.state.history:
-            state.apply(notation)
-            states.append(state.clone())
+        in_effect = [states[0]]  # the state after each move in effect, to go back to at an undo
+        for _seat, notation in table.ledger.rows:
+            taken_back = undone_count(notation)
+            if taken_back is None:
+                state.apply(notation)
+                in_effect.append(state.clone())
+            else:
+                del in_effect[-taken_back:]
+                state = in_effect[-1].clone()
+            states.append(in_effect[-1])
         self.replays[table.id] = states
         while len(self.replays) > REPLAY_CACHE:
             self.replays.popitem(last=False)

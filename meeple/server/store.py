@@ -45,6 +45,7 @@ from meeple.server.models import (
 from meeple.server.models import Rating as RatingRow
 from meeple.server.names import name_key
 from meeple.server.ratings import START_MU, START_SIGMA, Entrant, abandoned_too_early, displayed, rate
+from meeple.server.undo import moves_in_effect, undone_count
 
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
 HUMAN, BOT = "human", "bot"
@@ -632,7 +633,7 @@ class Store:
                 move = last.get(row.id)
                 summary["last_move"] = None if move is None else with_shape(load_game(row.game), {
                     "seat": move[0], "at": aware(move[2]).isoformat(),
-                    "action": move[1] if move[0] in mine[row.id] else None})
+                    "action": move[1] if move[0] in mine[row.id] and undone_count(move[1]) is None else None})
                 result.append(summary)
             return result
 
@@ -693,7 +694,12 @@ class Store:
         if not ladder and not any(s.account_id is not None and (s.kind == HUMAN or s.abandoned_at is not None)
                                   for s in seats):
             return False
-        if abandoned_too_early([s.abandoned_at for s in seats]):
+        moments = [s.abandoned_at for s in seats]  # log rows then; counted as moves in effect (undos)
+        if any(moment is not None for moment in moments):
+            notations = session.scalars(select(ActionRecord.notation).where(ActionRecord.table_id == table_id)
+                                        .order_by(ActionRecord.idx)).all()
+            moments = [None if moment is None else moves_in_effect(notations[:moment]) for moment in moments]
+        if abandoned_too_early(moments):
             return False
         holders: list[int | None] = []  # the account each seat is rated as (None: a guest)
         for s in seats:

@@ -46,5 +46,5 @@ def applied(state: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
         view = apply_patch(state["view"], update["patch"]) if update["patch"] else state["view"]
     return {**state, "type": "state", "version": update["version"], "table": update["table"],
             "current_player": update["current_player"], "is_over": update["is_over"], "legal": update["legal"],
-            "actions": update["actions"],
+            "actions": update["actions"], "can_undo": update.get("can_undo", 0),
             "log": [*state["log"], *update["log"]], "view": view}

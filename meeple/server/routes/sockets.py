@@ -1,5 +1,5 @@
 """The WebSocket table channel: a full state on connect (or just what a reconnecting client missed),
-then one bounded update per change; moves, resyncs and pings from the client."""
+then one bounded update per change; moves, undos, resyncs and pings from the client."""
 
 from __future__ import annotations
 
@@ -76,6 +76,8 @@ async def handle_message(runtime: TableRuntime, table: LiveTable, seat: int | No
         if "seat" in message and message["seat"] != seat:
             raise Refused("forbidden", "you can only act for your own seat", 403)
         await runtime.act(table.id, seat, message.get("action"), message.get("version"))
+    elif kind == "undo":
+        await runtime.undo(table.id, seat, message.get("moves"), message.get("version"))
     elif kind == "resync":
         await runtime.resync(await runtime.get(table.id), seat, message.get("version"), websocket.send_text)
     elif kind == "chat":
@@ -83,4 +85,4 @@ async def handle_message(runtime: TableRuntime, table: LiveTable, seat: int | No
     elif kind == "refresh":
         await websocket.send_text(runtime.full_text(await runtime.get(table.id, fresh=True), seat))
     else:
-        raise Refused("malformed", f"unknown message type {kind!r}; expected act, chat, resync, refresh or ping")
+        raise Refused("malformed", f"unknown message type {kind!r}; expected act, undo, chat, resync, refresh or ping")

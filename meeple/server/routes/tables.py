@@ -1,4 +1,4 @@
-"""The lobby and table API: list, create, show, join, leave, hand a seat to a bot, act, replay, rematch; and
+"""The lobby and table API: list, create, show, join, leave, hand a seat to a bot, act, undo, replay, rematch; and
 the clocks' routes: reclaim a seat a bot took when your time ran out, vote on a player whose did."""
 
 from __future__ import annotations
@@ -141,6 +141,18 @@ async def rematch(table_id: str, request: Request) -> Response:
     if seated.host_token is not None:
         set_cookie(response, host_cookie(table.id), seated.host_token)
     return response
+
+
+@router.post("/api/tables/{table_id}/undo")
+async def undo(table_id: str, request: Request) -> JSON:
+    """Take back one's own last moves of this turn (``{"version": N, "moves": K}``; without ``moves``, all
+    that may be); the answer is the seat's state as after a move."""
+    data = await body_of(request)
+    runtime = runtime_of(request)
+    table = await runtime.get(table_id)
+    seat = await runtime.seat_of(table, seat_token_of(request, table_id))
+    await runtime.undo(table_id, seat, data.get("moves"), data.get("version"))
+    return runtime.message_for(await runtime.get(table_id), seat)
 
 
 @router.get("/api/tables/{table_id}/replay")

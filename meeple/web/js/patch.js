@@ -16,6 +16,12 @@ export function applyPatch(value, patch) {
 }
 
 /** The full state `state` becomes with `update` ({type: "update", from, version, ...}) applied. */
+/** The log with the moves each undo took back (its `undo`: their indexes) marked `undone`. */
+function withUndone(log) {
+  const taken = new Set(log.flatMap((entry) => entry.undo ?? []));
+  return taken.size ? log.map((entry) => (taken.has(entry.index) && !entry.undone ? { ...entry, undone: true } : entry)) : log;
+}
+
 export function applyUpdate(state, update) {
   return {
     ...state,
@@ -25,7 +31,8 @@ export function applyUpdate(state, update) {
     current_player: update.current_player,
     is_over: update.is_over,
     legal: update.legal,
-    log: update.log.length ? state.log.concat(update.log) : state.log,
+    can_undo: update.can_undo ?? 0,
+    log: update.log.length ? withUndone(state.log.concat(update.log)) : state.log,
     view: "view" in update ? update.view : applyPatch(state.view, update.patch),
   };
 }

@@ -1,7 +1,7 @@
 // Replays: step forwards and backwards through a finished game, as any seat or as a spectator.
 // Every step is a view the server rebuilt by replaying the game; the history itself never leaves it.
 
-import { api, el, languagePicker, loadLanguage, seatName, t, toast, translatePage } from "./common.js";
+import { api, el, languagePicker, loadLanguage, seatName, t, toast, translatePage, undoLine } from "./common.js";
 import { loadRenderer } from "./games/index.js";
 import { installHelp } from "./help.js";
 import { ChatBox } from "./chat.js";
@@ -37,8 +37,8 @@ function draw() {
   slider().value = String(current.step);
   document.getElementById("replay-position").textContent = t("replay.step", { step: current.step, steps: current.steps });
   const last = current.last;
-  document.getElementById("replay-last-action").textContent = last
-    ? `${seatName(table.seats[last.seat])}: ${last.action === null ? t("log.moved") : (renderer.actionLabel?.(last.action, current) ?? last.action)}`
+  document.getElementById("replay-last-action").textContent = last?.undo ? undoLine(last, table) : last
+    ? `${seatName(table.seats[last.seat])}: ${last.action === null ? t("log.moved") : (renderer.actionLabel?.(last.action, current) ?? last.action)}${last.undone ? ` ${t("log.undone")}` : ""}`
     : "";
   document.getElementById("seats-bar").replaceChildren(...table.seats.map((s) => el("span", {
     class: `seat-chip ${s.kind}${s.seat === current.current_player ? " turn" : ""}${s.seat === seat ? " me" : ""}`,

@@ -4,7 +4,7 @@
 // and then small updates (new log entries and a patch of this seat's view), applied here.
 
 import { alertControls, TurnAlert } from "./alerts.js";
-import { api, copyText, el, languagePicker, loadLanguage, refusalText, seatName, t, toast, translatePage } from "./common.js";
+import { api, copyText, el, languagePicker, loadLanguage, refusalText, seatName, t, toast, translatePage, undoLine } from "./common.js";
 import { loadRenderer } from "./games/index.js";
 import { installHelp } from "./help.js";
 import { confirmsUnused, setConfirmsUnused, unusedBenefits } from "./benefits.js";
@@ -360,14 +360,45 @@ function rematchControls(table) {
 function drawLog() {
   const list = document.getElementById("log");
   const { table } = message;
+  // Undos are the platform's, not the game's: their lines lead the log whoever draws the rest.
+  const undos = message.log.filter((entry) => entry.undo).slice(-20).reverse();
+  const undoList = undos.length ? [el("ul", { class: "log undo-log", id: "undo-log" }, undos.map((entry) =>
+    el("li", { dataset: { path: `moves.${entry.index}` } }, undoLine(entry, table))))] : [];
   if (renderer?.renderLog) {  // the game keeps its own log of public events (and of this seat's private ones)
-    list.replaceChildren(renderer.renderLog(message));
+    list.replaceChildren(...undoList, renderer.renderLog(message));
     return;
   }
   const entries = message.log.slice(-200).reverse();
-  list.replaceChildren(el("ul", { class: "log" }, entries.map((entry) => el("li", { dataset: { path: `moves.${entry.index}` } },
-    el("span", { class: "who" }, seatName(table.seats[entry.seat])), " ",
-    entry.action === null ? el("span", { class: "muted" }, t("log.moved")) : el("code", {}, renderer?.actionLabel?.(entry.action, message) ?? entry.action)))));
+  list.replaceChildren(el("ul", { class: "log" }, entries.map((entry) => el("li", {
+    dataset: { path: `moves.${entry.index}` }, class: entry.undone ? "undone" : "" },
+  ...(entry.undo ? [undoLine(entry, table)] : [el("span", { class: "who" }, seatName(table.seats[entry.seat])), " ",
+    entry.action === null ? el("span", { class: "muted" }, t("log.moved")) : el("code", {}, renderer?.actionLabel?.(entry.action, message) ?? entry.action),
+    ...(entry.undone ? [" ", el("span", { class: "muted" }, t("log.undone"))] : [])])))));
+}
+
+/** The Undo button, shown while the server says this seat may take back moves (`can_undo`). */
+function drawUndo() {
+  const bar = document.getElementById("undo-bar");
+  const moves = message.table.status === "running" ? message.can_undo ?? 0 : 0;
+  bar.hidden = moves === 0;
+  bar.replaceChildren(...(moves ? [el("button", { id: "undo", title: t("table.undo_title"), onclick: undo }, t("table.undo"))] : []));
+}
+
+/** Take back this seat's last move at the version this page shows (a stale page's undo is refused). */
+function undo() {
+  if (waiting || !message) return;
+  waiting = true;
+  changes.clear();
+  document.body.classList.add("waiting-for-server");
+  const body = { moves: 1, version: message.version };
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify({ type: "undo", ...body }));
+  } else {
+    api(`/api/tables/${tableId}/undo`, { method: "POST", body }).then(show).catch((error) => {
+      toast(error.message);
+      refresh();
+    });
+  }
 }
 
 function drawClockPanel() {
@@ -391,6 +422,7 @@ function draw() {
   drawSeats();
   drawClockPanel();
   drawBanner();
+  drawUndo();
   drawTablePanel();
   placeChat();
   drawLog();

@@ -1,0 +1,97 @@
+"""Undo in the stored log: the actions table stays append-only and an undo is one more row.
+
+A row whose notation is ``~undo:K`` takes back the last ``K`` moves still in effect; the moves in
+effect (what the game state replays) are derived from the rows by playing these markers. So nothing
+stored is ever lost, a table's version (its row count) only grows and is never reused, and a stale
+client's move or undo at an old version is refused like any stale move. No game notation starts
+with ``~`` (tests/server/test_undo.py checks every game's notations).
+
+Which moves may be taken back is the engine's to say (``GameState.undoable_moves``: the seat's own
+consecutive last moves above the game's ``undo_floor``, while it is still its turn).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+UNDO_PREFIX = "~undo:"
+
+
+def undo_notation(moves: int) -> str:
+    """The stored row of an undo taking back ``moves`` moves."""
+    return f"{UNDO_PREFIX}{moves}"
+
+
+def undone_count(notation: str) -> int | None:
+    """How many moves a stored row takes back, or ``None`` if it is a move."""
+    if not notation.startswith(UNDO_PREFIX):
+        return None
+    return int(notation[len(UNDO_PREFIX):])
+
+
+def moves_in_effect(notations: Iterable[str]) -> int:
+    """How many moves are in effect after these rows (a rating's count of moves played, say)."""
+    count = 0
+    for notation in notations:
+        taken_back = undone_count(notation)
+        count = count + 1 if taken_back is None else count - taken_back
+    return count
+
+
+class MoveLedger:
+    """The rows of a table's log and which of them are moves in effect.
+
+    ``rows[i]`` is ``(seat, notation)`` of row ``i`` (its version is ``i + 1``); ``in_effect`` lists the
+    indexes of the moves not taken back, in order; ``undone_by[i]`` the moves the undo at row ``i`` took back.
+    """
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[int, str]] = []
+        self.in_effect: list[int] = []
+        self.undone_by: dict[int, tuple[int, ...]] = {}
+        self.undone: set[int] = set()
+
+    def add(self, seat: int, notation: str) -> int | None:
+        """Append one row; returns how many moves it takes back (``None``: it is a move)."""
+        index = len(self.rows)
+        self.rows.append((seat, notation))
+        count = undone_count(notation)
+        if count is None:
+            self.in_effect.append(index)
+            return None
+        if not 0 < count <= len(self.in_effect):
+            raise ValueError(f"row {index} takes back {count} moves but {len(self.in_effect)} are in effect")
+        taken = tuple(self.in_effect[-count:])
+        del self.in_effect[-count:]
+        self.undone_by[index] = taken
+        self.undone.update(taken)
+        return count
+
+    def extend(self, rows: Iterable[tuple[int, str]]) -> None:
+        for seat, notation in rows:
+            self.add(seat, notation)
+
+    @property
+    def version(self) -> int:
+        return len(self.rows)
+
+    @property
+    def actors(self) -> list[int]:
+        """Who made each move in effect."""
+        return [self.rows[index][0] for index in self.in_effect]
+
+    def moves(self) -> list[str]:
+        """The notations of the moves in effect: what replays the game as it stands."""
+        return [self.rows[index][1] for index in self.in_effect]
+
+    def entry(self, index: int, seat: int | None) -> dict[str, object]:
+        """Row ``index`` as ``seat`` sees it in the log: who; the notation only of its own moves (another
+        seat's may name a hidden choice); an undo says which moves it took back; a move taken back says so."""
+        mover, notation = self.rows[index]
+        taken = self.undone_by.get(index)
+        if taken is not None:
+            return {"index": index, "seat": mover, "undo": list(taken)}
+        entry: dict[str, object] = {"index": index, "seat": mover, "action": notation if mover == seat else None}
+        if index in self.undone:
+            entry["undone"] = True
+        return entry
