@@ -190,3 +190,11 @@ def test_a_stale_process_cannot_reuse_a_version_an_undo_took(make_client: Callab
     caught_up = state_of(first, table_id)
     assert caught_up["version"] == version + 2 and caught_up["log"][-1]["undo"] == [version]
     assert "gold" in caught_up["legal"]
+
+
+@pytest.mark.parametrize("game", REAL_GAMES)
+def test_no_game_notation_can_pass_for_an_undo_row(game: str) -> None:
+    """The log's undo rows start with a character no notation of any game starts with."""
+    loaded = load_game(game)
+    for players in range(loaded.min_players, loaded.max_players + 1):
+        assert not any(notation.startswith(UNDO_PREFIX[0]) for notation in loaded.action_notations(players))
