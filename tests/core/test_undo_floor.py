@@ -24,6 +24,9 @@ SEEDS = (3, 11)
 MAX_STEPS = 400
 """Actions checked per game (the start of each game holds most kinds of turn)."""
 DETERMINIZATIONS = 2
+TURNS_OF_SEVERAL_MOVES = ("citadels", "burgundy", "caylus", "palais_royal")
+"""Games where a seat often makes several moves in a row, so some must be undoable (a game whose
+every move passes the turn, like the server tests' toy game, never offers an undo)."""
 REPLAY_EVERY = 9
 """Every this many undoable actions, undoing is checked against replaying (it replays the game)."""
 
@@ -116,7 +119,8 @@ def test_undoing_several_moves_is_replaying_and_stops_at_the_floor(name: str) ->
             assert canon(state.undone(moves).to_json()) == snapshots[-1 - moves]
         with pytest.raises(IllegalAction):
             state.undone(len(actors) - state.undo_floor + 1)
-    assert undid > 0, f"{name}: no move was ever undoable in {len(actors)} actions"
+    if name in TURNS_OF_SEVERAL_MOVES:
+        assert undid > 0, f"{name}: no move was ever undoable in {len(actors)} actions"
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -125,6 +129,8 @@ def test_a_saved_state_keeps_its_floor_and_old_saves_load_with_nothing_undoable(
     state = game.new_game(players=player_count(name), seed=5)
     chooser = random.Random(5)
     for _ in range(30):
+        if state.is_over:
+            break
         state.apply(chooser.choice(list(state.legal_actions())))
     saved = state.to_json()
     assert game.from_json(saved).undo_floor == state.undo_floor
