@@ -1,0 +1,57 @@
+"""Undo in two browsers (issue 19): at Citadels, Ada takes gold, clicks Undo, and Bob's page shows the
+log line and his board as it was before her move (docs/rules/citadels.md §2.3: gold is public and can
+be taken back; a draw cannot)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import APIRequestContext, Browser, expect
+
+from tests.browser.conftest import Server
+from tests.browser.helpers import take_seat
+
+
+def state(request: APIRequestContext, server: Server, table_id: str) -> dict[str, Any]:
+    data: dict[str, Any] = request.get(f"{server.url}/api/tables/{table_id}").json()
+    return data
+
+
+def test_a_player_takes_back_a_move_and_the_other_sees_it(browser: Browser, server: Server) -> None:
+    ada = browser.new_context().new_page()
+    bob = browser.new_context().new_page()
+    created = ada.request.post(f"{server.url}/api/tables", data={
+        "game": "citadels", "players": 2, "seat": 0, "name": "Ada", "seats": [{"kind": "human"}, {"kind": "human"}]})
+    assert created.ok, created.text()
+    table_id = created.json()["table"]["id"]
+    take_seat(bob, f"{server.url}/tables/{table_id}", "Bob", button="button.join-seat")
+    for _ in range(200):  # both play their first legal action until Ada may take gold
+        if "gold" in state(ada.request, server, table_id)["legal"]:
+            break
+        for player in (ada, bob):
+            seen = state(player.request, server, table_id)
+            if seen["legal"]:
+                player.request.post(f"{server.url}/api/tables/{table_id}/actions",
+                                    data={"action": seen["legal"][0], "version": seen["version"]})
+                break
+    version = state(ada.request, server, table_id)["version"]
+    ada.goto(f"{server.url}/tables/{table_id}")
+    bob.reload()
+    for page in (ada, bob):
+        expect(page.locator("#board")).to_have_attribute("data-version", str(version), timeout=20_000)
+    expect(ada.locator("#undo")).to_have_count(0)
+    board_before = bob.locator("#board").inner_text()
+
+    ada.locator('[data-action="gold"]').first.click()
+    expect(bob.locator("#board")).to_have_attribute("data-version", str(version + 1), timeout=20_000)
+    expect(ada.locator("#undo")).to_be_visible()
+    expect(bob.locator("#undo")).to_have_count(0)
+    assert bob.locator("#board").inner_text() != board_before  # Ada's 2 gold show
+
+    ada.click("#undo")
+    expect(bob.locator("#board")).to_have_attribute("data-version", str(version + 2), timeout=20_000)
+    expect(bob.locator("#undo-log")).to_contain_text("Ada took back a move")
+    expect(ada.locator("#undo-log")).to_contain_text("Ada took back a move")
+    assert bob.locator("#board").inner_text() == board_before
+    expect(ada.locator("#undo")).to_have_count(0)
+    expect(ada.locator('[data-action="gold"]').first).to_be_visible()  # her turn is as it was
