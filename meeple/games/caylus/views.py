@@ -27,6 +27,7 @@ from meeple.games.caylus.data import (
     WOOD_IDS,
     WORKERS,
 )
+from meeple.games.caylus.observation import describe_action
 
 if TYPE_CHECKING:
     from meeple.games.caylus.state import CaylusState
@@ -48,7 +49,8 @@ def log_event(entry: tuple[int, int, int, int]) -> dict[str, Any]:
     if seat >= 0:
         event["seat"] = seat
     if name == "action":
-        event["action"] = ACTION_LIST[a].notation
+        info = describe_action(ACTION_LIST[a])  # kind and args too, so no client parses the notation
+        event.update(action=info.notation, kind=info.kind, args=dict(info.args))
         event["auto"] = bool(b)
     elif name == "income":
         event["deniers"] = a

@@ -1,7 +1,8 @@
-// Optional benefits a player is about to leave unused. For each game: the actions that close a turn
-// (or a step, or decline an effect) and, among the actions still legal at that moment, those that are
-// optional benefits, each with the message (`<game>.unused.<kind>`) that names it. Whether a benefit is
-// still available is read off the engine's legal actions only: nothing here re-implements a rule.
+// Optional benefits a player is about to leave unused. For each game: the kinds of action that close a
+// turn (or a step, or decline an effect) and, among the actions still legal at that moment, the kinds
+// that are optional benefits, each with the message (`<game>.unused.<kind>`) that names it. Whether a
+// benefit is still available is read off the engine's legal actions (their `kind`, js/actions.js) only:
+// nothing here re-implements a rule.
 
 const GAMES = {
   // §7.2 of docs/rules/citadels.md: `end` closes the turn; taxes and every character or district
@@ -15,7 +16,7 @@ const GAMES = {
   // docs/rules/caylus.md §2.6 and §7.2: every phase-5 effect but production (and the favour `bld`) may
   // be declined with `skip`; `castle:done` stops handing in batches while one could still be built.
   caylus: {
-    closing: ["skip", "castle:done"],
+    closing: ["skip", "castle_done"],
     benefits: {
       sell: "effect", buy: "effect", church: "effect", tailor: "effect", bank: "effect", alch: "effect", jewel: "effect",
       build: "effect", lawyer: "effect", castle: "castle",
@@ -25,16 +26,16 @@ const GAMES = {
   palais_royal: { closing: ["end"], benefits: { mint: "mint", king: "king", pomp: "pomp" } },
 };
 
-const kindOf = (notation) => notation.split(":")[0].split(" ")[0];
-
-/** The message keys of the benefits `notation` would leave unused, given the `legal` actions. */
-export function unusedBenefits(game, notation, legal) {
+/** The message keys of the benefits `notation` would leave unused, given the legal `actions`
+ * ([{notation, kind, args}], js/actions.js). */
+export function unusedBenefits(game, notation, actions) {
   const rules = GAMES[game];
-  if (!rules || !rules.closing.some((closing) => closing === notation || closing === kindOf(notation))) return [];
+  const chosen = actions.find((action) => action.notation === notation);
+  if (!rules || !chosen || !rules.closing.includes(chosen.kind)) return [];
   const keys = [];
-  for (const other of legal || []) {
-    if (other === notation) continue;
-    const benefit = rules.benefits[kindOf(other)];
+  for (const other of actions) {
+    if (other.notation === notation) continue;
+    const benefit = rules.benefits[other.kind];
     const key = benefit && `${game}.unused.${benefit}`;
     if (key && !keys.includes(key)) keys.push(key);
   }

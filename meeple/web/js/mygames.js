@@ -2,6 +2,7 @@
 // whose turn it is, the last move and a link; the tables waiting for me first. Polled, so the tab's
 // title, favicon, sound and notifications follow the turns of all my tables.
 
+import { loggedAction } from "./actions.js";
 import { alertControls, TurnAlert } from "./alerts.js";
 import { api, currentLanguage, el, languagePicker, loadLanguage, seatName, t, toast, translatePage } from "./common.js";
 import { loadRenderer } from "./games/index.js";
@@ -59,7 +60,7 @@ function lastMoveWords(table, renderer) {
   const message = { table, seat: table.mine[0], view: null };
   try {
     if (table.last_event && renderer.eventText) return renderer.eventText(table.last_event, message);
-    if (move.action !== null && renderer.actionLabel) return renderer.actionLabel(move.action, message);
+    if (move.action !== null && renderer.actionLabel) return renderer.actionLabel(loggedAction(move), message);
   } catch {
     // a renderer that needs more than the summary: say only that a move was made
   }

@@ -32,6 +32,7 @@ export function applyUpdate(state, update) {
     is_over: update.is_over,
     legal: update.legal,
     can_undo: update.can_undo ?? 0,
+    actions: update.actions,
     log: update.log.length ? withUndone(state.log.concat(update.log)) : state.log,
     view: "view" in update ? update.view : applyPatch(state.view, update.patch),
   };

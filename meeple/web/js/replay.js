@@ -2,6 +2,7 @@
 // Every step is a view the server rebuilt by replaying the game; the history itself never leaves it.
 
 import { api, el, languagePicker, loadLanguage, seatName, t, toast, translatePage, undoLine } from "./common.js";
+import { loggedAction } from "./actions.js";
 import { loadRenderer } from "./games/index.js";
 import { installHelp } from "./help.js";
 import { ChatBox } from "./chat.js";
@@ -38,7 +39,7 @@ function draw() {
   document.getElementById("replay-position").textContent = t("replay.step", { step: current.step, steps: current.steps });
   const last = current.last;
   document.getElementById("replay-last-action").textContent = last?.undo ? undoLine(last, table) : last
-    ? `${seatName(table.seats[last.seat])}: ${last.action === null ? t("log.moved") : (renderer.actionLabel?.(last.action, current) ?? last.action)}${last.undone ? ` ${t("log.undone")}` : ""}`
+    ? `${seatName(table.seats[last.seat])}: ${last.action === null ? t("log.moved") : (renderer.actionLabel?.(loggedAction(last), current) ?? last.action)}${last.undone ? ` ${t("log.undone")}` : ""}`
     : "";
   document.getElementById("seats-bar").replaceChildren(...table.seats.map((s) => el("span", {
     class: `seat-chip ${s.kind}${s.seat === current.current_player ? " turn" : ""}${s.seat === seat ? " me" : ""}`,

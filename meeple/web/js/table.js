@@ -7,6 +7,7 @@ import { alertControls, TurnAlert } from "./alerts.js";
 import { api, copyText, el, languagePicker, loadLanguage, refusalText, seatName, t, toast, translatePage, undoLine } from "./common.js";
 import { loadRenderer } from "./games/index.js";
 import { installHelp } from "./help.js";
+import { legalActions, loggedAction } from "./actions.js";
 import { confirmsUnused, setConfirmsUnused, unusedBenefits } from "./benefits.js";
 import { ChangeTracker, diffPaths, patchPaths } from "./changes.js";
 import { applyUpdate } from "./patch.js";
@@ -76,7 +77,7 @@ function askUnused(unused) {
 /** Play `notation`, after asking when it would leave an optional benefit unused (and this browser asks). */
 async function act(notation) {
   if (waiting || !message) return;
-  const unused = confirmsUnused() ? unusedBenefits(message.table.game, notation, message.legal) : [];
+  const unused = confirmsUnused() ? unusedBenefits(message.table.game, notation, legalActions(message)) : [];
   if (unused.length && !(await askUnused(unused))) return;
   send(notation);
 }
@@ -372,7 +373,7 @@ function drawLog() {
   list.replaceChildren(el("ul", { class: "log" }, entries.map((entry) => el("li", {
     dataset: { path: `moves.${entry.index}` }, class: entry.undone ? "undone" : "" },
   ...(entry.undo ? [undoLine(entry, table)] : [el("span", { class: "who" }, seatName(table.seats[entry.seat])), " ",
-    entry.action === null ? el("span", { class: "muted" }, t("log.moved")) : el("code", {}, renderer?.actionLabel?.(entry.action, message) ?? entry.action),
+    entry.action === null ? el("span", { class: "muted" }, t("log.moved")) : el("code", {}, renderer?.actionLabel?.(loggedAction(entry), message) ?? entry.action),
     ...(entry.undone ? [" ", el("span", { class: "muted" }, t("log.undone"))] : [])])))));
 }
 

@@ -6,12 +6,23 @@
 // effects (castle bonus action, buildings, ships) are announced step by step in the prompt panel.
 // It draws only the `view` the server sent for this seat.
 
+import { legalActions } from "../actions.js";
 import { newestFirst } from "../changes.js";
 import { el, explainKey, seatName, svg, t, tMaybe } from "../common.js";
 
-const TYPES = "ABCKMS";
-const ROW_LENGTHS = [4, 5, 6, 7, 6, 5, 4];
-const SPACE_DICE = "6543216545431236126541254312612563413";
+// The printed components, from the engine's data (GET /api/games/burgundy/components): the tile type
+// letters, the estate's hexagon rows (top to bottom) and the die value of estate spaces 1–37.
+let TYPES = "";
+let ROW_LENGTHS = [];
+let SPACE_DICE = [];
+
+/** Called once by games/index.js with the game's component data, before anything is drawn. */
+export function useComponents(components) {
+  TYPES = components.type_letters;
+  ROW_LENGTHS = components.row_lengths;
+  SPACE_DICE = components.space_dice;
+  CENTRES = spaceCentres();
+}
 const COLOURS = { A: "#9fcf6f", B: "#e6c48e", C: "#3f7d4a", K: "#f1d54b", M: "#8e8e8e", S: "#5b9bd5" };
 const INK = { A: "#23401a", B: "#4a3110", C: "#ffffff", K: "#4a3d00", M: "#ffffff", S: "#ffffff" };
 const GOODS_COLOURS = ["", "#c0392b", "#e67e22", "#f4d03f", "#27ae60", "#2e86c1", "#8e44ad"];
@@ -55,22 +66,21 @@ const goodsName = (g) => t("burgundy.ui.goods_n", { n: g });
 /** Workers a die action costs (reference §3.5): the distance on the die (1 and 6 neighbours), less a
  * free ±1 from K09–K12, halved (rounded up) with K08. Only a plain die action has a cost; a castle
  * bonus or City Hall ignores the number. The server charges the same minimum by itself. */
-function workerCost(view, notation) {
+function workerCost(view, action) {
   const pending = view.pending;
   if (!pending || pending.kind !== "die" || !pending.die) return 0;
   const player = view.players[pending.seat];
   const has = (k) => player.knowledge.includes(k);
-  const [verb, rest = ""] = notation.split(/:(.*)/s);
+  const { kind, args } = action;
   let target = 0;
   let free = false;
-  if (verb === "take") {
-    target = Number(rest.split(":")[0]);
+  if (kind === "take") {
+    target = args.depot;
     free = has("K12");
-  } else if (verb === "sell") target = Number(rest);
-  else if (verb === "place") {
-    const [tile, space] = rest.split("@");
-    target = Number(SPACE_DICE[Number(space) - 1]);
-    const type = tileType(tile);
+  } else if (kind === "sell") target = args.goods;
+  else if (kind === "place") {
+    target = SPACE_DICE[args.space - 1];
+    const type = tileType(args.tile);
     free = has(type === "B" ? "K09" : type === "S" || type === "A" ? "K10" : "K11");
   } else return 0;
   const distance = Math.min(Math.abs(target - pending.die), 6 - Math.abs(target - pending.die));
@@ -83,30 +93,25 @@ function seatLabel(message, seat) {
   return info ? seatName(info) : `#${seat + 1}`;
 }
 
-/** A notation as a sentence in the page's language, e.g. "take:4:S" -> "Take Ship from depot 4". */
-export function actionLabel(notation) {
-  const [verb, rest = ""] = notation.split(/:(.*)/s);
-  const [main, paid] = rest.split("~w");
-  const workers = paid ? t("burgundy.action.paying_workers", { n: paid }) : "";
-  switch (verb) {
-    case "die": return t("burgundy.action.die", { n: main });
-    case "take": case "buy": {
-      const [depot, tile] = main.split(":");
-      return t(`burgundy.action.${verb}${depot === "0" ? "_black" : ""}`, { depot, tile: tileName(tile) }) + workers;
-    }
-    case "place": {
-      const [tile, space] = main.split("@");
-      return t("burgundy.action.place", { tile: tileName(tile), space });
-    }
-    case "sell": return t("burgundy.action.sell", { goods: goodsName(main) });
-    case "discard": return t("burgundy.action.discard", { tile: tileName(main) });
-    case "ship": return main.includes("+")
-      ? t("burgundy.action.ship_pair", { a: main.split("+")[0], b: main.split("+")[1] })
-      : t("burgundy.action.ship", { depot: main });
-    case "keep": return t("burgundy.action.keep", { goods: main.split(",").map(goodsName).join(", ") });
-    case "board": return t("burgundy.action.board", { n: main });
-    case "start": return t("burgundy.action.start", { space: main });
-    default: return tMaybe(`burgundy.action.${verb}`) || notation;
+/** An action ({notation, kind, args}) as a sentence in the page's language, e.g. a ship taken from
+ * depot 4 -> "Take Ship from depot 4". */
+export function actionLabel(action) {
+  const { kind, args } = action;
+  const workers = args.workers ? t("burgundy.action.paying_workers", { n: args.workers }) : "";
+  switch (kind) {
+    case "die": return t("burgundy.action.die", { n: args.value });
+    case "take": case "buy":
+      return t(`burgundy.action.${kind}${args.depot === 0 ? "_black" : ""}`, { depot: args.depot, tile: tileName(args.tile) }) + workers;
+    case "place": return t("burgundy.action.place", { tile: tileName(args.tile), space: args.space });
+    case "sell": return t("burgundy.action.sell", { goods: goodsName(args.goods) });
+    case "discard": return t("burgundy.action.discard", { tile: tileName(args.tile) });
+    case "ship": return args.depots.length > 1
+      ? t("burgundy.action.ship_pair", { a: args.depots[0], b: args.depots[1] })
+      : t("burgundy.action.ship", { depot: args.depots[0] });
+    case "keep": return t("burgundy.action.keep", { goods: args.goods.map(goodsName).join(", ") });
+    case "board": return t("burgundy.action.board", { n: args.board });
+    case "start": return t("burgundy.action.start", { space: args.space });
+    default: return tMaybe(`burgundy.action.${kind}`) || action.notation;
   }
 }
 
@@ -191,17 +196,17 @@ function goodsChip(g, count, extra = null) {
     extra);
 }
 
-function actionButton(notation, context, text, placed) {
-  placed.add(notation);
+function actionButton(action, context, text, placed) {
+  placed.add(action.notation);
   return el("button", {
-    class: `action clickable act-${notation.split(":")[0]}`,
-    dataset: { action: notation },
-    title: actionLabel(notation),
+    class: `action clickable act-${action.kind}`,
+    dataset: { action: action.notation },
+    title: actionLabel(action),
     onclick: (event) => {
       event.stopPropagation();
-      context.act(notation);
+      context.act(action.notation);
     },
-  }, text ?? actionLabel(notation));
+  }, text ?? actionLabel(action));
 }
 
 function costBadge(cost) {
@@ -237,7 +242,7 @@ function spaceCentres() {
   });
   return centres;
 }
-const CENTRES = spaceCentres();
+let CENTRES = [];
 
 function estateSvg(player, message, legalHere, context, placed) {
   const types = player.board_types;
@@ -251,11 +256,11 @@ function estateSvg(player, message, legalHere, context, placed) {
     const [cx, cy] = CENTRES[s];
     const type = types[s - 1];
     const tile = player.estate[String(s)];
-    const notation = legalHere[s];
+    const action = legalHere[s];
     const classes = ["bg-space", `t-${type}`];
     if (tile) classes.push("filled");
-    if (notation) classes.push("legal");
-    const group = svg("g", { class: classes.join(" "), "data-space": s, "data-path": `players.${player.seat}.estate.${s}`, ...(notation ? { "data-action": notation, tabindex: 0, role: "button" } : {}),
+    if (action) classes.push("legal");
+    const group = svg("g", { class: classes.join(" "), "data-space": s, "data-path": `players.${player.seat}.estate.${s}`, ...(action ? { "data-action": action.notation, tabindex: 0, role: "button" } : {}),
       ...(tile ? { "data-explain": explainTile(tile), "aria-label": tileName(tile) } : {}) },
       tile ? null : svg("title", {}, `${s}: ${t(`burgundy.type.${type}`)} · ${SPACE_DICE[s - 1]}`),
       svg("polygon", { points: hexPoints(cx, cy, R - 1.5), fill: COLOURS[type], class: "hex" }));
@@ -263,21 +268,21 @@ function estateSvg(player, message, legalHere, context, placed) {
       group.append(tileFace(tile, cx, cy, { fontSize: 12, className: "tile-label" }));
       if (s === player.start_space) group.append(svg("circle", { cx, cy: cy - 13, r: 3, class: "start-mark" }));
     } else {
-      group.append(svg("text", { x: cx, y: cy + 5, "text-anchor": "middle", class: "die-number" }, SPACE_DICE[s - 1]));
+      group.append(svg("text", { x: cx, y: cy + 5, "text-anchor": "middle", class: "die-number" }, String(SPACE_DICE[s - 1])));
     }
-    if (notation) {
-      const cost = workerCost(message.view, notation);
+    if (action) {
+      const cost = workerCost(message.view, action);
       if (cost) {
         group.append(svg("circle", { cx: cx + 13, cy: cy - 14, r: 7, class: "cost-dot" }),
           svg("text", { x: cx + 13, y: cy - 10.5, "text-anchor": "middle", class: "cost-text" }, String(cost)));
       }
-      placed.add(notation);
+      placed.add(action.notation);
       group.addEventListener("click", (event) => {
         event.stopPropagation();
-        context.act(notation);
+        context.act(action.notation);
       });
       group.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" || event.key === " ") context.act(notation);
+        if (event.key === "Enter" || event.key === " ") context.act(action.notation);
       });
     }
     hexes.push(group);
@@ -287,23 +292,19 @@ function estateSvg(player, message, legalHere, context, placed) {
 
 // --- grouping the legal actions -------------------------------------------------------------------------
 
-function sortActions(legal) {
+function sortActions(actions) {
   const g = { dice: {}, depot: {}, shipDepot: {}, place: {}, start: {}, sell: {}, discard: {}, rest: [] };
-  const add = (bucket, key, n) => (bucket[key] ||= []).push(n);
-  for (const n of legal) {
-    const [verb, a = ""] = n.split(/:(.*)/s);
-    if (verb === "die") add(g.dice, a, n);
-    else if (verb === "take" || verb === "buy") {
-      const [depot, tile] = a.split("~w")[0].split(":");
-      add(g.depot, `${depot}:${tile}`, n);
-    } else if (verb === "ship") add(g.shipDepot, a.split("+")[0], n);
-    else if (verb === "place") {
-      const [tile, space] = a.split("@");
-      (g.place[tile] ||= {})[space] = n;
-    } else if (verb === "start") g.start[a] = n;
-    else if (verb === "sell") add(g.sell, a, n);
-    else if (verb === "discard") add(g.discard, a, n);
-    else g.rest.push(n);
+  const add = (bucket, key, action) => (bucket[key] ||= []).push(action);
+  for (const action of actions) {
+    const { kind, args } = action;
+    if (kind === "die") add(g.dice, args.value, action);
+    else if (kind === "take" || kind === "buy") add(g.depot, `${args.depot} ${args.tile}`, action);
+    else if (kind === "ship") add(g.shipDepot, args.depots[0], action);
+    else if (kind === "place") (g.place[args.tile] ||= {})[args.space] = action;
+    else if (kind === "start") g.start[args.space] = action;
+    else if (kind === "sell") add(g.sell, args.goods, action);
+    else if (kind === "discard") add(g.discard, args.tile, action);
+    else g.rest.push(action);
   }
   return g;
 }
@@ -363,17 +364,17 @@ function depotBox(view, depot, groups, context, placed) {
   const tileNodes = tiles.map((code) => {
     const first = !seen.has(code);
     seen.add(code);
-    const actions = first ? (groups.depot[`${depot}:${code}`] || []) : [];
+    const actions = first ? (groups.depot[`${depot} ${code}`] || []) : [];
     return el("div", { class: `bg-depot-tile${actions.length ? " has-action" : ""}`, dataset: { tile: code } },
       tileIcon(code, 42),
-      actions.map((n) => actionButton(n, context, [t(`burgundy.button.${n.split(":")[0]}`), n.includes("~w") ? ` (${n.split("~w")[1]})` : "",
-        costBadge(workerCost(view, n))], placed)));
+      actions.map((a) => actionButton(a, context, [t(`burgundy.button.${a.kind}`), a.args.workers ? ` (${a.args.workers})` : "",
+        costBadge(workerCost(view, a))], placed)));
   });
   const goods = depot ? (view.depot_goods[String(depot)] || []) : [];
   const counts = {};
   for (const g of goods) counts[g] = (counts[g] || 0) + 1;
-  const ships = (groups.shipDepot[String(depot)] || []).map((n) => actionButton(n, context,
-    n.includes("+") ? t("burgundy.button.ship_pair", { pair: n.split(":")[1].replace("+", "+") }) : t("burgundy.button.ship"), placed));
+  const ships = (groups.shipDepot[String(depot)] || []).map((a) => actionButton(a, context,
+    a.args.depots.length > 1 ? t("burgundy.button.ship_pair", { pair: a.args.depots.join("+") }) : t("burgundy.button.ship"), placed));
   return el("div", { class: `bg-depot${depot === 0 ? " black" : ""}${ships.length ? " can-ship" : ""}`, dataset: { depot, path: `depots.${depot} depot_goods.${depot}` } },
     el("header", {}, depot ? dieFace(depot, { small: true }) : el("span", { class: "black-label" }, t("burgundy.ui.black_depot")),
       depot === 0 ? el("span", { class: "muted small" }, t("burgundy.ui.black_price")) : null),
@@ -414,9 +415,10 @@ function diceRow(player, view, groups, context, placed) {
     used.add(value);
     const face = dieFace(value, { klass: `${unused ? "" : "used"} ${view.pending?.die === value && isTurn ? "chosen" : ""}` });
     if (!actions.length) return el("span", { class: "die-slot" }, face);
-    placed.add(actions[0]);
-    return el("button", { class: "action clickable die-button act-die", dataset: { action: actions[0] }, title: actionLabel(actions[0]),
-      onclick: (e) => { e.stopPropagation(); context.act(actions[0]); } }, face);
+    const [action] = actions;
+    placed.add(action.notation);
+    return el("button", { class: "action clickable die-button act-die", dataset: { action: action.notation }, title: actionLabel(action),
+      onclick: (e) => { e.stopPropagation(); context.act(action.notation); } }, face);
   }));
 }
 
@@ -505,8 +507,8 @@ export function render(message, context) {
   ensureStyles();
   const view = message.view;
   if (!view) return el("p", { class: "muted waiting" }, t("table.waiting_for_players"));
-  const legal = context.readOnly ? [] : message.legal || [];
-  const groups = sortActions(legal);
+  const actions = context.readOnly ? [] : legalActions(message);
+  const groups = sortActions(actions);
   const placed = new Set();
   const root = el("div", { class: "burgundy" });
   // Selecting another stored tile only redraws this board (no server round trip).
@@ -518,9 +520,9 @@ export function render(message, context) {
   const prompt = promptPanel(view, message, ctx, groups, placed, barSlot);
   // Whatever has no object of its own (workers, pass, skip, keep, board choice …) becomes a button here;
   // placements of tiles other than the selected one wait for that tile to be chosen.
-  for (const n of legal) {
-    if (placed.has(n) || n.startsWith("place:")) continue;
-    barSlot.append(actionButton(n, ctx, undefined, placed));
+  for (const action of actions) {
+    if (placed.has(action.notation) || action.kind === "place") continue;
+    barSlot.append(actionButton(action, ctx, undefined, placed));
   }
   root.append(...[statusBar(view, message), finalPanel(view, message), prompt,
     el("div", { class: "bg-layout" }, el("div", { class: "bg-players" }, players[0]), board),

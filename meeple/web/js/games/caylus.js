@@ -5,25 +5,25 @@
 // the provost onto the space it would reach, a building is built from its tile in the stock, a favour is
 // taken on its row. Caylus has no secrets (every seat's view is the same); the page draws only `view`.
 
+import { legalActions } from "../actions.js";
 import { newestFirst } from "../changes.js";
 import { el, explainKey, seatName, svg, t, tMaybe } from "../common.js";
 
-const CUBES = ["f", "w", "s", "c", "g"];
-const SPECIALS = ["gate", "trading_post", "guild", "joust", "stables", "inn"];
 const SEAT_COLOURS = ["#2f6db3", "#c0392b", "#2e8b57", "#e67e22", "#3b3b3b"];
 
-// slug -> [kind, cost, prestige, favours]: the tiles as printed (rules reference §1.5), for the stock.
-const TILES = {
-  w_farm_food: ["wood", "fw", 2, 0], w_farm_cloth: ["wood", "fw", 2, 0], w_sawmill: ["wood", "fw", 2, 0],
-  w_quarry: ["wood", "fw", 2, 0], w_market: ["wood", "w+", 4, 0], w_peddler: ["wood", "w+", 4, 0],
-  mason: ["wood", "fw", 4, 0], lawyer: ["wood", "wc", 4, 0],
-  s_farm: ["stone", "fs", 3, 0], park: ["stone", "fs", 3, 0], workshop: ["stone", "fs", 3, 0],
-  architect: ["stone", "fs", 6, 0], church: ["stone", "sc", 3, 1], tailor: ["stone", "ws", 6, 0],
-  bank: ["stone", "ws", 6, 0], alchemist: ["stone", "fs", 6, 0], jeweller: ["stone", "sc", 6, 0],
-  statue: ["prestige", "ssg", 7, 1], granary: ["prestige", "fffg", 10, 0], library: ["prestige", "wwwg", 10, 0],
-  weaver: ["prestige", "cccg", 12, 0], theater: ["prestige", "wwwgg", 14, 1], college: ["prestige", "sssgg", 14, 1],
-  monument: ["prestige", "ssssgg", 14, 2], hotel: ["prestige", "sssgg", 16, 0], cathedral: ["prestige", "sssssggg", 25, 0],
-};
+// The printed components, from the engine's data (GET /api/games/caylus/components): the cube letters,
+// the special buildings in board order, and each building tile's kind, cost (cube letters, "+" for one
+// cube of the builder's choice), prestige and favours.
+let CUBES = [];
+let SPECIALS = [];
+let TILES = {};
+
+/** Called once by games/index.js with the game's component data, before anything is drawn. */
+export function useComponents(components) {
+  CUBES = [...components.cubes];
+  SPECIALS = components.specials.filter((slug) => slug !== "castle");  // the castle has its own panel
+  TILES = components.tiles;
+}
 
 function ensureStyles() {
   if (document.getElementById("caylus-css")) return;
@@ -46,37 +46,41 @@ function cubesText(text) {
 }
 
 function targetText(target) {
-  if (/^\d+$/.test(target)) return t("caylus.ui.space_n", { n: target });
+  if (typeof target === "number") return t("caylus.ui.space_n", { n: target });
   return tMaybe(`caylus.special.${target}`) || target;
 }
 
-/** A notation as a sentence in the page's language, e.g. "place:castle" -> "Place a worker in the castle". */
-export function actionLabel(notation) {
-  const parts = notation.split(":");
-  const [kind, a, b] = parts;
+/** Provost steps as written on a button: +2, -1, 0. */
+const signed = (steps) => (steps > 0 ? `+${steps}` : String(steps));
+
+/** The amount paid in a church, tailor, bank or jeweller action (its one argument). */
+const amountOf = (args) => args.deniers ?? args.cloth ?? args.gold;
+
+/** An action ({notation, kind, args}) as a sentence in the page's language, e.g. a worker placed in the
+ * castle -> "Place a worker in the castle". */
+export function actionLabel(action) {
+  const { kind, args } = action;
   switch (kind) {
-    case "place": return t("caylus.action.place", { target: targetText(a) });
-    case "gate": return a === "back" ? t("caylus.action.gate_back") : t("caylus.action.gate", { target: targetText(a) });
-    case "guild": return t("caylus.action.guild", { k: a });
-    case "provost": return t("caylus.action.provost", { k: a });
-    case "joust": case "inn": return t(`caylus.action.${kind}_${a}`);
-    case "produce": return t("caylus.action.produce", { cubes: cubesText(a) });
-    case "bonus": return t("caylus.action.bonus", { cubes: cubesText(a) });
-    case "sell": return t("caylus.action.sell", { cubes: cubesText(a) });
-    case "buy": return t("caylus.action.buy", { cubes: cubesText(a) });
-    case "alch": return t("caylus.action.alch", { cubes: cubesText(a), n: a.length / 2 });
-    case "church": case "tailor": case "bank": case "jewel": return t(`caylus.action.${kind}_${a}`);
+    case "place": return t("caylus.action.place", { target: targetText(args.target) });
+    case "gate": return args.target === "back" ? t("caylus.action.gate_back") : t("caylus.action.gate", { target: targetText(args.target) });
+    case "guild": return t("caylus.action.guild", { k: signed(args.steps) });
+    case "provost": return t("caylus.action.provost", { k: signed(args.steps) });
+    case "joust": case "inn": return t(`caylus.action.${kind}_${args.choice}`);
+    case "produce": case "buy": return t(`caylus.action.${kind}`, { cubes: cubesText(args.cubes) });
+    case "bonus": case "sell": return t(`caylus.action.${kind}`, { cubes: cubesText(args.cube) });
+    case "alch": return t("caylus.action.alch", { cubes: cubesText(args.cubes), n: args.cubes.length / 2 });
+    case "church": case "tailor": case "bank": case "jewel": return t(`caylus.action.${kind}_${amountOf(args)}`);
     case "build":
-      if (b === undefined) return t("caylus.action.build", { building: bname(a) });
-      if (/^\d+$/.test(b)) return t("caylus.action.build_on", { building: bname(a), n: b });
-      return t("caylus.action.build_with", { building: bname(a), cube: cubeName(b) });
-    case "lawyer": return t("caylus.action.lawyer", { n: a });
-    case "castle": return a === "done" ? t("caylus.action.castle_done") : t("caylus.action.castle", { cubes: cubesText(a) });
-    case "favour": return t("caylus.action.favour", { row: t(`caylus.row.${a}`) });
-    case "res":
-      if (a === "trade") return t("caylus.action.res_trade", { give: cubeName(b), get: cubesText(parts[3]) });
-      return t("caylus.action.res", { cubes: cubeName(a) });
-    default: return tMaybe(`caylus.action.${kind}`) || notation;
+      if (args.space !== undefined) return t("caylus.action.build_on", { building: bname(args.building), n: args.space });
+      if (args.cube !== undefined) return t("caylus.action.build_with", { building: bname(args.building), cube: cubeName(args.cube) });
+      return t("caylus.action.build", { building: bname(args.building) });
+    case "lawyer": return t("caylus.action.lawyer", { n: args.space });
+    case "castle": return t("caylus.action.castle", { cubes: cubesText(args.batch) });
+    case "castle_done": return t("caylus.action.castle_done");
+    case "favour": return t("caylus.action.favour", { row: t(`caylus.row.${args.row}`) });
+    case "trade": return t("caylus.action.res_trade", { give: cubeName(args.give), get: cubesText(args.get) });
+    case "res": return t("caylus.action.res", { cubes: cubeName(args.cube) });
+    default: return tMaybe(`caylus.action.${kind}`) || action.notation;
   }
 }
 
@@ -84,7 +88,7 @@ export function actionLabel(notation) {
 export function eventText(event, message) {
   const who = event.seat === undefined ? "" : seatLabel(message, event.seat);
   switch (event.event) {
-    case "action": return `${who}: ${actionLabel(event.action)}`;
+    case "action": return `${who}: ${actionLabel({ notation: event.action, kind: event.kind, args: event.args })}`;
     case "scoring": return t("caylus.event.scoring", { name: who, section: t(`caylus.section.${event.section}`),
       houses: event.houses, favours: event.favours, penalty: event.penalty });
     default: return tMaybe(`caylus.event.${event.event}`, { ...event, name: who }) || `${event.event} ${JSON.stringify(event)}`;
@@ -119,71 +123,69 @@ function coin(n) {
 
 // --- Actions sorted by the thing they concern ----------------------------------------------------------
 
-function sortActions(legal, view) {
+function sortActions(actions, view) {
   const groups = { space: {}, special: {}, stock: {}, favour: {}, castle: [], choice: [], bar: [] };
-  const add = (bucket, key, notation) => {
-    (bucket[key] ||= []).push(notation);
+  const add = (bucket, key, action) => {
+    (bucket[key] ||= []).push(action);
   };
-  for (const notation of legal) {
-    const [kind, a] = notation.split(":");
-    if (kind === "place" || (kind === "gate" && a !== "back")) {
-      if (/^\d+$/.test(a)) add(groups.space, a, notation);
-      else add(groups.special, a, notation);
-    } else if (kind === "gate") add(groups.special, "gate", notation);
-    else if (kind === "guild" || kind === "provost") add(groups.space, String(view.provost + Number(a)), notation);
-    else if (kind === "joust" || kind === "inn") add(groups.special, kind, notation);
-    else if (kind === "lawyer") add(groups.space, a, notation);
-    else if (kind === "build") add(groups.stock, a, notation);
-    else if (kind === "favour") add(groups.favour, a, notation);
-    else if (kind === "castle") groups.castle.push(notation);
-    else if (kind === "pass") groups.bar.push(notation);
-    else groups.choice.push(notation);  // produce, bonus, sell, buy, church, …, res, skip
+  for (const action of actions) {
+    const { kind, args } = action;
+    if (kind === "place" || (kind === "gate" && args.target !== "back")) {
+      if (typeof args.target === "number") add(groups.space, String(args.target), action);
+      else add(groups.special, args.target, action);
+    } else if (kind === "gate") add(groups.special, "gate", action);
+    else if (kind === "guild" || kind === "provost") add(groups.space, String(view.provost + args.steps), action);
+    else if (kind === "joust" || kind === "inn") add(groups.special, kind, action);
+    else if (kind === "lawyer") add(groups.space, String(args.space), action);
+    else if (kind === "build") add(groups.stock, args.building, action);
+    else if (kind === "favour") add(groups.favour, args.row, action);
+    else if (kind === "castle" || kind === "castle_done") groups.castle.push(action);
+    else if (kind === "pass") groups.bar.push(action);
+    else groups.choice.push(action);  // produce, bonus, sell, buy, church, …, res, trade, skip
   }
   return groups;
 }
 
-function actionButton(notation, context, text, extraClass = "") {
+function actionButton(action, context, text, extraClass = "") {
   return el("button", {
-    class: `action clickable act-${notation.split(":")[0]} ${extraClass}`,
-    dataset: { action: notation },
-    title: actionLabel(notation),
+    class: `action clickable act-${action.kind} ${extraClass}`,
+    dataset: { action: action.notation },
+    title: actionLabel(action),
     onclick: (event) => {
       event.stopPropagation();
-      context.act(notation);
+      context.act(action.notation);
     },
-  }, text ?? actionLabel(notation));
+  }, text ?? actionLabel(action));
 }
 
 /** The short text of a button sitting on the thing it concerns. */
-function shortLabel(notation, view) {
-  const [kind, a, b] = notation.split(":");
+function shortLabel(action) {
+  const { kind, args } = action;
   switch (kind) {
     case "place": return t("caylus.button.place");
-    case "gate": return a === "back" ? t("caylus.button.gate_back") : t("caylus.button.gate");
-    case "guild": case "provost": return t("caylus.button.provost", { k: a });
+    case "gate": return args.target === "back" ? t("caylus.button.gate_back") : t("caylus.button.gate");
+    case "guild": case "provost": return t("caylus.button.provost", { k: signed(args.steps) });
     case "lawyer": return t("caylus.button.lawyer");
-    case "joust": case "inn": return t(`caylus.button.${kind}_${a}`);
+    case "joust": case "inn": return t(`caylus.button.${kind}_${args.choice}`);
     case "favour": return t("caylus.button.favour");
     case "build":
-      if (b === undefined) return t("caylus.button.build");
-      if (/^\d+$/.test(b)) return t("caylus.button.build_on", { n: b });
-      return [t("caylus.button.build"), " ", cubeIcon(b)];
-    case "castle":
-      return a === "done" ? t("caylus.button.castle_done") : [t("caylus.button.castle"), " ", cubesIcons(a)];
+      if (args.space !== undefined) return t("caylus.button.build_on", { n: args.space });
+      if (args.cube !== undefined) return [t("caylus.button.build"), " ", cubeIcon(args.cube)];
+      return t("caylus.button.build");
+    case "castle": return [t("caylus.button.castle"), " ", cubesIcons(args.batch)];
+    case "castle_done": return t("caylus.button.castle_done");
     default: return null;
   }
 }
 
 /** Choice buttons with their cubes drawn, for phase-5 effects and favour cubes. */
-function choiceContent(notation) {
-  const parts = notation.split(":");
-  const [kind, a, b] = parts;
-  const text = actionLabel(notation);
-  if (["produce", "bonus", "buy"].includes(kind)) return [cubesIcons(a), " ", text];
-  if (kind === "sell") return [cubesIcons(a), " ", text];
-  if (kind === "alch") return [cubesIcons(a), " → ", cubesIcons("g".repeat(a.length / 2)), " ", text];
-  if (kind === "res" && a !== "trade") return [cubesIcons(a), " ", text];
-  if (kind === "res") return [cubesIcons(b), " → ", cubesIcons(parts[3])];
+function choiceContent(action) {
+  const { kind, args } = action;
+  const text = actionLabel(action);
+  if (kind === "produce" || kind === "buy") return [cubesIcons(args.cubes), " ", text];
+  if (["bonus", "sell", "res"].includes(kind)) return [cubesIcons(args.cube), " ", text];
+  if (kind === "alch") return [cubesIcons(args.cubes), " → ", cubesIcons("g".repeat(args.cubes.length / 2)), " ", text];
+  if (kind === "trade") return [cubesIcons(args.give), " → ", cubesIcons(args.get)];
   return text;
 }
 
@@ -216,11 +218,11 @@ function decisionPanel(view, message, groups, context) {
   if (pending && (pending.kind === "activate" || pending.kind === "bonus")) {
     parts.push(el("p", { class: "muted" }, t("caylus.ui.activating", { n: pending.space, building: bname(pending.building) })));
   }
-  const choices = groups.choice.filter((n) => n !== "skip");
+  const choices = groups.choice.filter((a) => a.kind !== "skip");
   if (choices.length) {
     parts.push(el("div", { class: "choices", id: "choices" }, choices.map((n) => actionButton(n, context, choiceContent(n)))));
   }
-  const bar = groups.choice.filter((n) => n === "skip");
+  const bar = groups.choice.filter((a) => a.kind === "skip");
   if (bar.length) parts.push(el("div", { class: "action-bar", id: "actions" }, bar.map((n) => actionButton(n, context))));
   if (mine) {
     const hints = [];
@@ -261,7 +263,7 @@ function roadSpace(space, view, message, groups, context) {
     view.provost === n ? el("span", { class: "pawn provost-pawn", title: t("caylus.ui.provost") }) : null,
     view.bailiff === n ? el("span", { class: "pawn bailiff-pawn", title: t("caylus.ui.bailiff") }) : null,
     space.becomes_residence_of !== null ? el("span", { class: "chip tiny", title: t("caylus.ui.becomes_residence", { name: seatLabel(message, space.becomes_residence_of) }) }, "⌂") : null),
-  actions.length ? el("div", { class: "space-actions" }, actions.map((a) => actionButton(a, context, shortLabel(a, view)))) : null);
+  actions.length ? el("div", { class: "space-actions" }, actions.map((a) => actionButton(a, context, shortLabel(a)))) : null);
 }
 
 function roadPanel(view, message, groups, context) {
@@ -292,14 +294,14 @@ function specialCard(name, view, message, groups, context) {
     el("strong", {}, t(`caylus.special.${name}`)),
     el("span", { class: "muted small effect" }, t(`caylus.special_effect.${name}`)),
     el("div", { class: "slots" }, workers),
-    actions.length ? el("div", { class: "space-actions" }, actions.map((a) => actionButton(a, context, shortLabel(a, view)))) : null);
+    actions.length ? el("div", { class: "space-actions" }, actions.map((a) => actionButton(a, context, shortLabel(a)))) : null);
 }
 
 function castleCard(view, message, groups, context) {
   const castle = view.castle;
   const actions = groups.special.castle || [];
-  const batches = groups.castle.filter((n) => n !== "castle:done");
-  const done = groups.castle.filter((n) => n === "castle:done");
+  const batches = groups.castle.filter((a) => a.kind === "castle");
+  const done = groups.castle.filter((a) => a.kind === "castle_done");
   return el("section", { class: `cy-castle panel${actions.length || groups.castle.length ? " target" : ""}`, id: "castle", dataset: { special: "castle", path: "castle" } },
     el("h3", { dataset: { explain: explainKey("caylus", "castle") } }, t("caylus.special.castle"), el("span", { class: "muted small" }, ` · ${t("caylus.ui.castle_hint")}`)),
     el("div", { class: "sections" }, castle.sections.map((section, index) => el("div", {
@@ -323,9 +325,9 @@ function castleCard(view, message, groups, context) {
     el("div", { class: "castle-workers", dataset: { path: "castle.workers" } }, el("span", { class: "muted small" }, t("caylus.ui.castle_workers")),
       castle.workers.length ? castle.workers.map((s) => meeple(s)) : el("span", { class: "muted" }, " —")),
     actions.length || batches.length || done.length ? el("div", { class: "space-actions castle-actions" },
-      actions.map((a) => actionButton(a, context, shortLabel(a, view))),
-      batches.map((a) => actionButton(a, context, shortLabel(a, view))),
-      done.map((a) => actionButton(a, context, shortLabel(a, view)))) : null);
+      actions.map((a) => actionButton(a, context, shortLabel(a))),
+      batches.map((a) => actionButton(a, context, shortLabel(a))),
+      done.map((a) => actionButton(a, context, shortLabel(a)))) : null);
 }
 
 function specialsPanel(view, message, groups, context) {
@@ -354,7 +356,7 @@ function favourPanel(view, message, groups, context) {
     el("table", { class: "favour-table" }, el("tbody", {}, rows.map((row) => {
       const actions = groups.favour[row] || [];
       return el("tr", { class: actions.length ? "target" : "", dataset: { row } },
-        el("th", {}, t(`caylus.row.${row}`), actions.map((a) => actionButton(a, context, shortLabel(a, view)))),
+        el("th", {}, t(`caylus.row.${row}`), actions.map((a) => actionButton(a, context, shortLabel(a)))),
         [1, 2, 3, 4, 5].map((col) => {
           const here = view.players_state.filter((p) => p.favours[row] === col).map((p) => p.seat);
           const current = pending && ["favour_res", "favour_bld"].includes(pending.kind) && pending.column === col
@@ -367,21 +369,21 @@ function favourPanel(view, message, groups, context) {
 }
 
 function stockCard(slug, count, view, groups, context) {
-  const [kind, cost, pp, favours] = TILES[slug] || ["wood", "", 0, 0];
+  const { kind, cost, prestige: pp, favours } = TILES[slug] || { kind: "wood", cost: "", prestige: 0, favours: 0 };
   const actions = groups.stock[slug] || [];
   return el("div", { class: `tile k-${kind}${actions.length ? " target" : ""}${count ? "" : " gone"}`,
     dataset: { tile: slug, path: `stock.${slug}`, explain: explainKey("caylus", slug) } },
     el("div", { class: "tile-name" }, bname(slug)),
     el("div", { class: "tile-cost" }, cubesIcons(cost)),
     el("div", { class: "tile-gain muted small" }, `★${pp}`, favours ? ` · ${t("caylus.ui.favours_n", { n: favours })}` : "", ` · ×${count}`),
-    actions.length ? el("div", { class: "space-actions" }, actions.map((a) => actionButton(a, context, shortLabel(a, view)))) : null);
+    actions.length ? el("div", { class: "space-actions" }, actions.map((a) => actionButton(a, context, shortLabel(a)))) : null);
 }
 
 function stockPanel(view, message, groups, context) {
   const kinds = { wood: [], stone: [], prestige: [] };
   for (const [slug, count] of Object.entries(view.stock)) {
     if (slug === "jeweller" && !view.options?.jeweller) continue;
-    kinds[(TILES[slug] || ["wood"])[0]].push([slug, count]);
+    kinds[TILES[slug]?.kind || "wood"].push([slug, count]);
   }
   return el("section", { class: "cy-stock panel", id: "stock" },
     el("h3", {}, t("caylus.ui.stock")),
@@ -441,7 +443,7 @@ export function render(message, context) {
   ensureStyles();
   const view = message.view;
   if (!view) return el("p", { class: "muted waiting" }, t("table.waiting_for_players"));
-  const groups = sortActions(context.readOnly ? [] : message.legal || [], view);
+  const groups = sortActions(context.readOnly ? [] : legalActions(message), view);
   const order = view.players_state.map((_, i) => (i + (message.seat ?? 0)) % view.players_state.length);
   return el("div", { class: "caylus" },
     statusBar(view),

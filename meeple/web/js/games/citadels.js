@@ -2,23 +2,20 @@
 // what was revealed, the game's own log, whose turn it is, and every legal action as something to
 // click on the card it concerns. It draws only the `view` the server sent for this seat.
 
+import { legalActions } from "../actions.js";
 import { newestFirst } from "../changes.js";
 import { el, explainKey, seatName, svg, t, tMaybe } from "../common.js";
 
-const CHARACTERS = ["assassin", "thief", "magician", "king", "bishop", "merchant", "architect", "warlord"];
+// The printed components, from the engine's data (GET /api/games/citadels/components): the characters
+// in rank order, and each district's type, cost and points.
+let CHARACTERS = [];
+let DISTRICTS = {};
 
-// slug -> [type, printed cost, points]: the component list (rules reference §1.3), for drawing cards.
-const DISTRICTS = {
-  manor: ["noble", 3, 3], castle: ["noble", 4, 4], palace: ["noble", 5, 5],
-  temple: ["religious", 1, 1], church: ["religious", 2, 2], monastery: ["religious", 3, 3], cathedral: ["religious", 5, 5],
-  tavern: ["trade", 1, 1], market: ["trade", 2, 2], trading_post: ["trade", 2, 2], docks: ["trade", 3, 3],
-  harbor: ["trade", 4, 4], town_hall: ["trade", 5, 5],
-  watchtower: ["military", 1, 1], prison: ["military", 2, 2], barracks: ["military", 3, 3], fortress: ["military", 5, 5],
-  haunted_quarter: ["unique", 2, 2], keep: ["unique", 3, 3], laboratory: ["unique", 5, 5], smithy: ["unique", 5, 5],
-  observatory: ["unique", 4, 4], graveyard: ["unique", 5, 5], school_of_magic: ["unique", 6, 6], library: ["unique", 6, 6],
-  great_wall: ["unique", 6, 6], university: ["unique", 6, 8], dragon_gate: ["unique", 6, 8], map_room: ["unique", 5, 5],
-  imperial_treasury: ["unique", 5, 5],
-};
+/** Called once by games/index.js with the game's component data, before anything is drawn. */
+export function useComponents(components) {
+  CHARACTERS = components.characters;
+  DISTRICTS = components.districts;
+}
 
 const SEAT_FIELDS = new Set(["seat", "crown", "thief", "target", "with"]);
 const CARD_FIELDS = new Set(["card", "cards", "kept", "bottom", "gave", "got", "discarded", "drawn"]);
@@ -36,24 +33,22 @@ function seatLabel(message, seat) {
   return info ? seatName(info) : `#${seat + 1}`;
 }
 
-/** A notation as a sentence in the page's language, e.g. "build:castle" -> "Build Castle". */
-export function actionLabel(notation, message) {
-  const [kind, a, b] = notation.split(":");
+/** An action ({notation, kind, args}) as a sentence in the page's language, e.g. build castle -> "Build Castle". */
+export function actionLabel(action, message) {
+  const { kind, args } = action;
   switch (kind) {
     case "pick": case "discard": case "kill": case "rob":
-      return t(`citadels.action.${kind}`, { character: cname(a) });
-    case "keep": case "build": case "lab":
-      return t(`citadels.action.${kind}`, { card: dname(a) });
-    case "redraw":
-      return a === "done" ? t("citadels.action.redraw_done") : t("citadels.action.redraw", { card: dname(a) });
+      return t(`citadels.action.${kind}`, { character: cname(args.character) });
+    case "keep": case "build": case "lab": case "redraw":
+      return t(`citadels.action.${kind}`, { card: dname(args.district) });
     case "swap":
-      return t("citadels.action.swap", { name: seatLabel(message, Number(a)) });
+      return t("citadels.action.swap", { name: seatLabel(message, args.seat) });
     case "destroy":
-      return t("citadels.action.destroy", { name: seatLabel(message, Number(a)), card: dname(b) });
+      return t("citadels.action.destroy", { name: seatLabel(message, args.seat), card: dname(args.district) });
     case "graveyard":
-      return t(`citadels.action.graveyard_${a}`);
+      return t(`citadels.action.graveyard_${args.choice}`);
     default:
-      return tMaybe(`citadels.action.${kind}`) || notation;
+      return tMaybe(`citadels.action.${kind}`) || action.notation;
   }
 }
 
@@ -89,38 +84,38 @@ function cardBackIcon() {
     svg("path", { d: "M9 6l4 6-4 6-4-6z", fill: "#d9b77e" }));
 }
 
-/** Groups the legal notations by what they act on, so each becomes a button on that thing. */
-function sortActions(legal) {
+/** Groups the legal actions by what they act on, so each becomes a button on that thing. */
+function sortActions(actions) {
   const groups = { characters: {}, hand: {}, drawn: {}, cities: {}, seats: {}, bar: [] };
-  const add = (bucket, key, notation) => {
-    (bucket[key] ||= []).push(notation);
+  const add = (bucket, key, action) => {
+    (bucket[key] ||= []).push(action);
   };
-  for (const notation of legal) {
-    const [kind, a, b] = notation.split(":");
-    if (["pick", "discard", "kill", "rob"].includes(kind)) add(groups.characters, a, notation);
-    else if (["build", "lab"].includes(kind) || (kind === "redraw" && a !== "done")) add(groups.hand, a, notation);
-    else if (kind === "keep") add(groups.drawn, a, notation);
-    else if (kind === "destroy") add(groups.cities, `${a}:${b}`, notation);
-    else if (kind === "swap") add(groups.seats, a, notation);
-    else groups.bar.push(notation);
+  for (const action of actions) {
+    const { kind, args } = action;
+    if (["pick", "discard", "kill", "rob"].includes(kind)) add(groups.characters, args.character, action);
+    else if (["build", "lab", "redraw"].includes(kind)) add(groups.hand, args.district, action);
+    else if (kind === "keep") add(groups.drawn, args.district, action);
+    else if (kind === "destroy") add(groups.cities, `${args.seat} ${args.district}`, action);
+    else if (kind === "swap") add(groups.seats, args.seat, action);
+    else groups.bar.push(action);
   }
   return groups;
 }
 
-function actionButton(notation, context, message, text) {
+function actionButton(action, context, message, text) {
   return el("button", {
-    class: `action clickable act-${notation.split(":")[0]}`,
-    dataset: { action: notation },
-    title: actionLabel(notation, message),
+    class: `action clickable act-${action.kind}`,
+    dataset: { action: action.notation },
+    title: actionLabel(action, message),
     onclick: (event) => {
       event.stopPropagation();
-      context.act(notation);
+      context.act(action.notation);
     },
-  }, text ?? actionLabel(notation, message));
+  }, text ?? actionLabel(action, message));
 }
 
 function districtCard(slug, { extra = [], small = false, path } = {}) {
-  const [type, cost, points] = DISTRICTS[slug] || ["unique", "?", "?"];
+  const { type, cost, points } = DISTRICTS[slug] || { type: "unique", cost: "?", points: "?" };
   return el("div", { class: `district ${type}${small ? " small" : ""}`, dataset: { card: slug, path, explain: explainKey("citadels", `district.${slug}`) } },
     el("span", { class: "cost" }, String(cost)),
     el("span", { class: "dname" }, dname(slug)),
@@ -154,7 +149,7 @@ function characterLine(view, message, groups, context) {
       if (chars.murdered === slug) status.push({ kind: "murdered", text: t("citadels.ui.murdered") });
       if (chars.robbed === slug) status.push({ kind: "robbed", text: t("citadels.ui.robbed") });
       if (pending.character === slug && view.phase === "action") status.push({ kind: "now", text: t("citadels.ui.now") });
-            const extra = (groups.characters[slug] || []).filter((n) => /^(kill|rob):/.test(n) || !pending.offered)
+      const extra = (groups.characters[slug] || []).filter((a) => a.kind === "kill" || a.kind === "rob" || !pending.offered)
         .map((n) => actionButton(n, context, message));
       // the view paths this card shows, so a change to them lights it up
       const paths = [`characters.revealed.${slug}`];
@@ -172,7 +167,7 @@ function pendingPanel(view, message, groups, context) {
     if (pending.offered) {
       parts.push(el("h3", {}, context.readOnly ? t("citadels.ui.offered_to", { name: seatLabel(message, pending.seat) }) : t("citadels.ui.offered")));
       parts.push(el("div", { class: "offer" }, pending.offered.map((slug) => characterCard(slug, {
-        big: true, extra: (groups.characters[slug] || []).filter((n) => /^(pick|discard):/.test(n)).map((n) => actionButton(n, context, message)),
+        big: true, extra: (groups.characters[slug] || []).filter((a) => a.kind === "pick" || a.kind === "discard").map((a) => actionButton(a, context, message)),
       }))));
     } else {
       parts.push(el("p", { class: "muted" }, t("citadels.ui.offered_count", { name: seatLabel(message, pending.seat), n: pending.offered_count })));
@@ -207,8 +202,8 @@ function handPanel(view, message, groups, context) {
     el("div", { class: "cards" }, view.hand.map((slug, index) => {
       const first = !seen.has(slug);
       seen.add(slug);
-      const extra = first ? (groups.hand[slug] || []).map((n) => actionButton(n, context, message,
-        t(`citadels.button.${n.split(":")[0]}`))) : [];
+      const extra = first ? (groups.hand[slug] || []).map((a) => actionButton(a, context, message,
+        t(`citadels.button.${a.kind}`))) : [];
       return districtCard(slug, { extra, path: `hand.${index}` });
     })));
 }
@@ -220,7 +215,7 @@ function seatPanel(view, message, seatView, groups, context) {
   const destroyables = groups.cities;
   const seenInCity = new Set();
   const city = seatView.city.map((slug, index) => {
-    const key = `${seat}:${slug}`;
+    const key = `${seat} ${slug}`;
     const first = !seenInCity.has(slug);
     seenInCity.add(slug);
     const extra = first ? (destroyables[key] || []).map((n) => actionButton(n, context, message, t("citadels.button.destroy"))) : [];
@@ -279,7 +274,7 @@ export function render(message, context) {
   ensureStyles();
   const view = message.view;
   if (!view) return el("p", { class: "muted waiting" }, t("table.waiting_for_players"));
-  const groups = sortActions(context.readOnly ? [] : message.legal || []);
+  const groups = sortActions(context.readOnly ? [] : legalActions(message));
   const status = el("div", { class: "cz-status" },
     el("span", { class: "chip" }, t("citadels.ui.round", { n: view.round })),
     el("span", { class: "chip" }, t(`citadels.phase.${view.phase}`)),

@@ -4,13 +4,26 @@
 // click on the thing it concerns. Stairway moves are click-click (a room of yours, then where to) or a
 // drag of a servant. It draws only the `view` the server sent for this seat.
 
+import { legalActions } from "../actions.js";
 import { newestFirst } from "../changes.js";
 import { el, explainKey, seatName, svg, t, tMaybe } from "../common.js";
 
 const FILES = ["a", "b", "c", "d", "e", "f"];
 const SEAT_COLOURS = ["#c0392b", "#2e6fb7", "#3c9a4b", "#d9a41c"];
-const ROOM_STEP = { PAR: "1", STA: "2", MIN: "3", KIN: "3", POM: "3", OFF: "4", BAC: "5", CAR: "✚", GAT: "⇲" };
-const CARD_STEP = { REINF: 1, PASSAGE: 2, PURSE: 3, KLETTER: 4, VLETTER: 4, RECOMMEND: 4, PATRON: 4, TIE: 0, FAVOUR: 0 };
+// What a room that acts in no step shows in place of its step number (the Cardinal breaks ties, the Gate
+// receives new servants).
+const PASSIVE_GLYPHS = { CAR: "✚", GAT: "⇲" };
+
+// The printed components, from the engine's data (GET /api/games/palais_royal/components): the step each
+// room and each card acts in (null: passive, or any step).
+let ROOMS = {};
+let CARDS = {};
+
+/** Called once by games/index.js with the game's component data, before anything is drawn. */
+export function useComponents(components) {
+  ROOMS = components.rooms;
+  CARDS = components.cards;
+}
 
 // Click-click state for the Stairway: the room a servant was picked up in, for the version it was picked in.
 let selected = null;
@@ -42,26 +55,28 @@ function from(value) {
   return value === "pool" ? t("palais_royal.ui.the_pool") : room(value);
 }
 
-/** A notation as a sentence in the page's language, e.g. "move:STA-KIN" -> "Move a servant: Stairway → King". */
-export function actionLabel(notation, message) {
-  const [kind, a] = notation.split(":");
+/** The room an action concerns: where a servant is placed, or the room it is taken from. */
+const roomOf = (args) => args.room ?? args.from;
+
+/** An action ({notation, kind, args}) as a sentence in the page's language, e.g. a move from the
+ * Stairway to the King -> "Move a servant: Stairway → King". */
+export function actionLabel(action, message) {
+  const { kind, args } = action;
   switch (kind) {
     case "place": case "gate": case "king": case "pomp":
-      return a ? t(`palais_royal.action.${kind}_room`, { room: room(a) }) : t(`palais_royal.action.${kind}`);
-    case "move": {
-      const [f, to] = a.split("-");
-      return t("palais_royal.action.move", { from: room(f), to: room(to) });
-    }
+      return roomOf(args) ? t(`palais_royal.action.${kind}_room`, { room: room(roomOf(args)) }) : t(`palais_royal.action.${kind}`);
+    case "move":
+      return t("palais_royal.action.move", { from: room(args.from), to: room(args.to) });
     case "recruit": {
-      const square = message?.view?.garden?.find((g) => g.square === a);
-      return t("palais_royal.action.recruit", { square: a, noble: square?.noble ? nobleName(square.noble, message) : "?", cost: square?.cost ?? "?" });
+      const square = message?.view?.garden?.find((g) => g.square === args.square);
+      return t("palais_royal.action.recruit", { square: args.square, noble: square?.noble ? nobleName(square.noble, message) : "?", cost: square?.cost ?? "?" });
     }
     case "edge":
-      return t("palais_royal.action.edge", { from: from(a) });
+      return t("palais_royal.action.edge", { from: from(args.from) });
     case "play": case "keep":
-      return t(`palais_royal.action.${kind}`, { card: card(a) });
+      return t(`palais_royal.action.${kind}`, { card: card(args.card) });
     default:
-      return tMaybe(`palais_royal.action.${kind}`) || notation;
+      return tMaybe(`palais_royal.action.${kind}`) || action.notation;
   }
 }
 
@@ -113,36 +128,39 @@ function cardBackIcon() {
     svg("path", { d: "M9 6l4 6-4 6-4-6z", fill: "#e3c98b" }));
 }
 
-/** The legal notations grouped by the thing they concern. */
-function sortActions(legal) {
+/** The legal actions grouped by the thing they concern (moves by the room they leave). */
+function sortActions(actions) {
   const groups = { rooms: {}, moves: {}, garden: {}, hand: {}, drawn: {}, bar: [] };
-  const add = (bucket, key, notation) => {
-    (bucket[key] ||= []).push(notation);
+  const add = (bucket, key, action) => {
+    (bucket[key] ||= []).push(action);
   };
-  for (const notation of legal) {
-    const [kind, a] = notation.split(":");
-    if (kind === "move") add(groups.moves, a.split("-")[0], notation);
-    else if (a && ["place", "gate", "king", "pomp"].includes(kind)) add(groups.rooms, a, notation);
-    else if (kind === "edge" && a !== "pool") add(groups.rooms, a, notation);
-    else if (kind === "recruit") add(groups.garden, a, notation);
-    else if (kind === "play") add(groups.hand, a, notation);
-    else if (kind === "keep") add(groups.drawn, a, notation);
-    else groups.bar.push(notation);
+  for (const action of actions) {
+    const { kind, args } = action;
+    if (kind === "move") add(groups.moves, args.from, action);
+    else if (roomOf(args) && ["place", "gate", "king", "pomp"].includes(kind)) add(groups.rooms, roomOf(args), action);
+    else if (kind === "edge" && args.from !== "pool") add(groups.rooms, args.from, action);
+    else if (kind === "recruit") add(groups.garden, args.square, action);
+    else if (kind === "play") add(groups.hand, args.card, action);
+    else if (kind === "keep") add(groups.drawn, args.card, action);
+    else groups.bar.push(action);
   }
   return groups;
 }
 
-function actionButton(notation, context, message, text, extraClass = "") {
+/** The legal move from room `source` to room `code`, if there is one. */
+const moveBetween = (groups, source, code) => (groups.moves[source] || []).find((a) => a.args.to === code);
+
+function actionButton(action, context, message, text, extraClass = "") {
   return el("button", {
-    class: `action clickable act-${notation.split(":")[0]} ${extraClass}`.trim(),
-    dataset: { action: notation },
-    title: actionLabel(notation, message),
+    class: `action clickable act-${action.kind} ${extraClass}`.trim(),
+    dataset: { action: action.notation },
+    title: actionLabel(action, message),
     onclick: (event) => {
       event.stopPropagation();
       selected = null;
-      context.act(notation);
+      context.act(action.notation);
     },
-  }, text ?? actionLabel(notation, message));
+  }, text ?? actionLabel(action, message));
 }
 
 function redraw() {
@@ -213,14 +231,14 @@ function roomCell(code, view, message, groups, context) {
   const moves = groups.moves[code] || [];
   const isSelected = selected && selected.room === code && selected.version === message.version;
   const destinations = selected && selected.version === message.version ? (groups.moves[selected.room] || []) : [];
-  const moveHere = destinations.find((n) => n.endsWith(`-${code}`));
+  const moveHere = destinations.find((a) => a.args.to === code);
   const acts = groups.rooms[code] || [];
   const attrs = {
     class: `room r-${code}${moves.length ? " movable" : ""}${isSelected ? " selected" : ""}${moveHere ? " destination" : ""}${acts.length ? " can" : ""}`,
     dataset: { room: code, path: `rooms.${code} majority.${code}`, explain: explainKey("palais_royal", `room.${code}`) },
   };
   if (moves.length) {
-    attrs.dataset.moves = moves.join(" ");
+    attrs.dataset.moves = moves.map((a) => a.notation).join(" ");
     attrs.role = "button";
     attrs.tabindex = "0";
     attrs["aria-label"] = `${room(code)}: ${t("palais_royal.ui.select_hint")}`;
@@ -234,7 +252,7 @@ function roomCell(code, view, message, groups, context) {
   }
   const node = el("div", attrs,
     el("header", {},
-      el("span", { class: "step" }, ROOM_STEP[code]),
+      el("span", { class: "step" }, String(ROOMS[code]?.step ?? PASSIVE_GLYPHS[code] ?? "")),
       el("strong", { class: "rname" }, room(code))),
     el("div", { class: "servants" }, counts.map((n, seat) => (n ? el("span", {
       class: `count seat-${seat}${seat === me ? " mine" : ""}${holder === seat ? " holds" : ""}`, dataset: { seat, n },
@@ -243,7 +261,7 @@ function roomCell(code, view, message, groups, context) {
     holder === seat ? el("span", { class: "majority", dataset: { seat } }, "♛") : null) : null))),
     el("p", { class: "rhint muted small" }, tMaybe(`palais_royal.room_hint.${code}`) || ""),
     (acts.length || moveHere) ? el("div", { class: "card-actions" },
-      acts.map((n) => actionButton(n, context, message, t(`palais_royal.button.${n.split(":")[0]}`))),
+      acts.map((a) => actionButton(a, context, message, t(`palais_royal.button.${a.kind}`))),
       moveHere ? actionButton(moveHere, context, message, t("palais_royal.button.move_here"), "move-here") : null) : null);
   if (moves.length) {
     node.addEventListener("dragstart", (event) => {
@@ -255,15 +273,15 @@ function roomCell(code, view, message, groups, context) {
   // Any room that some move reaches accepts a drop.
   node.addEventListener("dragover", (event) => {
     const source = selected?.room;
-    if (source && (groups.moves[source] || []).includes(`move:${source}-${code}`)) event.preventDefault();
+    if (source && moveBetween(groups, source, code)) event.preventDefault();
   });
   node.addEventListener("drop", (event) => {
     event.preventDefault();
     const source = event.dataTransfer.getData("text/plain") || selected?.room;
-    const notation = `move:${source}-${code}`;
-    if ((groups.moves[source] || []).includes(notation)) {
+    const move = moveBetween(groups, source, code);
+    if (move) {
       selected = null;
-      context.act(notation);
+      context.act(move.notation);
     }
   });
   return node;
@@ -284,7 +302,7 @@ function palacePanel(view, message, groups, context) {
 // --- hands, cards, seats --------------------------------------------------------------------------
 
 function cardTile(code, { count = 1, extra = [] } = {}) {
-  const step = CARD_STEP[code];
+  const step = CARDS[code]?.step;
   return el("div", { class: `pcard k-${code}`, dataset: { card: code, explain: explainKey("palais_royal", `card.${code}`) } },
     el("span", { class: "cstep" }, step ? t("palais_royal.ui.step_n", { n: step }) : t("palais_royal.ui.any_step")),
     el("span", { class: "cname" }, card(code)),
@@ -349,7 +367,7 @@ function pendingPanel(view, message, groups, context) {
   }
   if (groups.bar.length) {
     parts.push(el("div", { class: "action-bar", id: "actions" }, groups.bar.map((n) => actionButton(n, context, message, null,
-      n === "end" ? "end-step" : ""))));
+      n.kind === "end" ? "end-step" : ""))));
   }
   if (!parts.length) return null;
   return el("section", { class: `pr-pending panel${mine ? " mine" : ""}`, id: "pending" }, stepTrack(view), parts);
@@ -437,7 +455,7 @@ export function render(message, context) {
   ensureStyles();
   const view = message.view;
   if (!view) return el("p", { class: "muted waiting" }, t("table.waiting_for_players"));
-  const groups = sortActions(context.readOnly ? [] : message.legal || []);
+  const groups = sortActions(context.readOnly ? [] : legalActions(message));
   if (selected && (selected.version !== message.version || !groups.moves[selected.room])) selected = null;
   const order = view.rooms.PAR.map((_, i) => (i + (message.seat ?? 0)) % view.players);
   // While the actions concern rooms (setup, the Stairway, a servant taken from a room), the palace comes
