@@ -97,10 +97,9 @@ def test_a_replays_last_move_is_named_with_kind_and_args_for_its_own_seat_only(c
         while not follower.receive()["is_over"]:
             pass
     table: LiveTable = client.portal.call(runtime.get, table_id)  # type: ignore[union-attr]
-    assert table.state is not None
-    mover = table.actors[0]
+    mover, notation = table.ledger.rows[0]
     own = client.get(f"/api/tables/{table_id}/replay?step=1&seat={mover}").json()["last"]
-    info = load_game("palais_royal").action_info(table.state.history[0]).to_json()
+    info = load_game("palais_royal").action_info(notation).to_json()
     assert own == {"seat": mover, "action": info["notation"], "kind": info["kind"], "args": info["args"]}
     other = client.get(f"/api/tables/{table_id}/replay?step=1&seat={1 - mover}").json()["last"]
     assert other == {"seat": mover, "action": None}
