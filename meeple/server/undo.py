@@ -48,6 +48,8 @@ class MoveLedger:
     def __init__(self) -> None:
         self.rows: list[tuple[int, str]] = []
         self.in_effect: list[int] = []
+        self.actors: list[int] = []
+        """Who made each move in effect (kept along, since the runtime asks on every update)."""
         self.undone_by: dict[int, tuple[int, ...]] = {}
         self.undone: set[int] = set()
 
@@ -58,11 +60,13 @@ class MoveLedger:
         count = undone_count(notation)
         if count is None:
             self.in_effect.append(index)
+            self.actors.append(seat)
             return None
         if not 0 < count <= len(self.in_effect):
             raise ValueError(f"row {index} takes back {count} moves but {len(self.in_effect)} are in effect")
         taken = tuple(self.in_effect[-count:])
         del self.in_effect[-count:]
+        del self.actors[-count:]
         self.undone_by[index] = taken
         self.undone.update(taken)
         return count
@@ -74,11 +78,6 @@ class MoveLedger:
     @property
     def version(self) -> int:
         return len(self.rows)
-
-    @property
-    def actors(self) -> list[int]:
-        """Who made each move in effect."""
-        return [self.rows[index][0] for index in self.in_effect]
 
     def moves(self) -> list[str]:
         """The notations of the moves in effect: what replays the game as it stands."""

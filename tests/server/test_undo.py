@@ -198,3 +198,23 @@ def test_no_game_notation_can_pass_for_an_undo_row(game: str) -> None:
     loaded = load_game(game)
     for players in range(loaded.min_players, loaded.max_players + 1):
         assert not any(notation.startswith(UNDO_PREFIX[0]) for notation in loaded.action_notations(players))
+
+
+def test_the_clock_keeps_running_through_an_undo_and_gives_no_time_back(client: TestClient) -> None:
+    """A real-time table with a 30-second bonus: taking gold earns it, the undo takes it back, and the
+    mover has no more time than if she had not moved at all; her clock still runs."""
+    seats = [{"kind": "human"}, {"kind": "human"}]
+    table_id = create_table(client, game="citadels", players=2, name="Ada", seats=seats, mode="real-time",
+                            speed={"bank": 600, "bonus": 30})["table"]["id"]
+    bob = guest(client)
+    assert bob.post(f"/api/tables/{table_id}/join", json={"seat": 1, "name": "Bob"}).status_code == 200
+    version = citadels_until_gold(client, bob, table_id)["version"]
+    start = live_table(client, table_id).clock
+    assert start is not None and start.running == (0,)
+    client.post(f"/api/tables/{table_id}/actions", json={"action": "gold", "version": version})
+    assert undo(client, table_id, version=version + 1).status_code == 200
+    after = live_table(client, table_id).clock
+    assert after is not None and after.running == (0,)
+    waited = round((after.since - start.since).total_seconds() * 1000)
+    assert after.remaining[0] <= start.remaining[0] - waited
+    assert after.remaining[1] == start.remaining[1]
