@@ -53,11 +53,10 @@ class _Held:
     """A meeple state inside a pyspiel state: pyspiel copies a Python state's attributes with
     ``copy.deepcopy`` and pickles them to serialize, so this holder clones and saves the meeple way.
 
-    It also keeps what pyspiel asks for again and again about one position, computed once: the
-    number of actions played (pyspiel asks for the current player about eight times an action, and
-    ``history`` copies the list), the legal indexes, and each seat's encoded observation (pyspiel's
-    ``observation_tensor`` fills its observer twice). ``apply`` is the one way to move on, and clears
-    them."""
+    It also keeps what pyspiel may ask for again about one position, computed once: the number of
+    actions played (pyspiel asks for the current player about eight times an action, and ``history``
+    copies the list), the legal indexes, and each seat's encoded observation (an algorithm asking for
+    a tensor twice, or for every player's). ``apply`` is the one way to move on, and clears them."""
 
     __slots__ = ("legal", "meeple", "moves", "observed")
 

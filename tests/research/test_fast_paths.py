@@ -14,7 +14,7 @@ from meeple.research import ENCODERS, encoder
 from meeple.research.encoding import Encoder
 from tests.research.helpers import CASES
 
-GAMES_PER_CASE = 3
+GAMES_PER_CASE = 2
 
 
 def has_fast_path(name: str) -> bool:
