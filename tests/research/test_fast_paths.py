@@ -1,6 +1,7 @@
 """A game encoder's fast path (``encode_state``, written straight from the state) gives exactly the
 vector of ``encode(state.observation(seat))``, the definition, at every position of seeded random
-games, at every player count and for every seat (so it can show nothing more than the Observation)."""
+games, at every player count and for every seat (so it can show nothing more than the Observation);
+and the vectors the adapters cache per position and seat always show the position as it is."""
 
 from __future__ import annotations
 
@@ -66,3 +67,45 @@ def test_the_fast_path_refuses_what_the_definition_refuses(name: str) -> None:
     other = encoder(name, players + 1)
     with pytest.raises(ValueError):
         other.encode_state(state, 0)
+
+
+@pytest.mark.parametrize("name", sorted(ENCODERS))
+def test_cached_observations_follow_the_game(name: str) -> None:
+    # The driver and OpenSpiel keep each seat's vector per position: after every move (through the
+    # adapter, a clone's move, or a state set from outside) each seat is shown the position as it is.
+    import pyspiel
+
+    import meeple.research.openspiel  # noqa: F401  (registers the games)
+    from meeple.research import pettingzoo_env
+
+    players = load_game(name).min_players
+    coder = encoder(name, players)
+    env = pettingzoo_env(name, players)
+    env.reset(seed=3)
+    spiel = pyspiel.load_game(f"python_meeple_{name}", {"players": players}).new_initial_state()
+    for byte in range(8):
+        spiel.apply_action(byte)
+    chooser = random.Random(3)
+    for _ in range(60):
+        state = env.driver.state
+        if state.is_over:
+            break
+        for seat, agent in enumerate(env.possible_agents):
+            shown = env.observe(agent)["observation"]
+            assert np.array_equal(shown, coder.encode(state.observation(seat)))
+            shown[:] = 7.0  # the caller's copy: changing it changes nothing cached
+            assert np.array_equal(env.observe(agent)["observation"], coder.encode(state.observation(seat)))
+            tensor = spiel.observation_tensor(seat)
+            assert np.array_equal(np.array(tensor, np.float32), coder.encode(spiel.meeple.observation(seat)))
+        ahead = spiel.clone()
+        ahead.apply_action(ahead.legal_actions()[0])
+        assert np.array_equal(np.array(ahead.observation_tensor(0), np.float32),
+                              coder.encode(ahead.meeple.observation(0)))
+        assert np.array_equal(np.array(spiel.observation_tensor(0), np.float32),
+                              coder.encode(spiel.meeple.observation(0)))  # the clone's move left it alone
+        assert sorted(spiel.legal_actions()) == sorted(env.driver.table.indices(spiel.meeple.legal_actions()))
+        env.step(chooser.choice(env.legal_actions(env.agent_selection)))
+        spiel.apply_action(chooser.choice(spiel.legal_actions()))
+    elsewhere = load_game(name).new_game(players=players, seed=99)
+    env.driver.set_state(elsewhere)
+    assert np.array_equal(env.observe(env.possible_agents[0])["observation"], coder.encode(elsewhere.observation(0)))
