@@ -98,7 +98,7 @@ def test_a_citadels_table_gives_the_newest_public_log_entry_of_your_own_view(
     table_id = create_table(client, game="citadels", players=4, seats=seats)["table"]["id"]
     play(client, table_id)  # Ada has the crown and picks first; the bots follow until she must act again
     wait_until(lambda: live_table(client, table_id).state.current_player == 0  # type: ignore[union-attr]
-               and live_table(client, table_id).actors[-1] != 0, timeout=30)
+               and live_table(client, table_id).ledger.actors[-1] != 0, timeout=30)
     [table] = my_tables(client)
     live = live_table(client, table_id)
     state = load_game("citadels").new_game(4, seed=live.seed, options=live.options)
