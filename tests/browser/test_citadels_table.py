@@ -77,6 +77,16 @@ def test_a_whole_citadels_game_against_three_bots_by_clicking(browser: Browser, 
     # Everything the page was ever sent is seat 0's own view of that moment, and nothing else.
     check_own_views(frames, server, table_id, 0)
 
+    # Each district is drawn with the cost and type of the engine's data (served as component data).
+    from meeple.games.citadels import data
+
+    printed = {slug: (cost, data.TYPE_SLUGS[type_]) for slug, _name, type_, cost, _points, _copies in data.DISTRICTS}
+    drawn = page.evaluate("""() => [...document.querySelectorAll('.district')].map((d) =>
+      [d.dataset.card, d.querySelector('.cost').textContent, [...d.classList]])""")
+    assert len(drawn) > 10
+    for slug, cost, classes in drawn:
+        assert cost == str(printed[slug][0]) and printed[slug][1] in classes, (slug, cost, classes)
+
     page.click("#replay-link")
     expect(page.locator("#replay-position")).to_contain_text("step 0 of")
     page.select_option("#replay-seat", "1")
