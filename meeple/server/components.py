@@ -35,6 +35,8 @@ def _caylus() -> JSON:
                               "prestige": tile.prestige, "favours": tile.favours, "copies": tile.copies}
                   for tile in data.TILES},
         "specials": [data.SPECIAL_NAMES[target] for target in sorted(data.SPECIAL_NAMES)],
+        "favour_rows": list(data.ROWS),  # the royal favour table: its rows, and columns 1–favour_columns
+        "favour_columns": data.FAVOUR_COLUMNS,
     }
 
 
@@ -45,10 +47,13 @@ def _step_number(text: str) -> int | None:
 
 
 def _palais_royal() -> JSON:
+    from meeple.games.palais_royal import data
     from meeple.games.palais_royal.data import components
 
     parts = components()
     return {
+        "garden_files": data.FILES,  # the garden's squares: a file letter, then a rank 1–garden_ranks
+        "garden_ranks": data.RANKS,
         "rooms": {room.code: {"step": _step_number(room.step)} for room in parts.rooms},
         "cards": {card.code: {"step": _step_number(card.window), "copies": card.copies} for card in parts.cards},
     }

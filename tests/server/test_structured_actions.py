@@ -141,11 +141,14 @@ def test_caylus_components_are_the_engines_tiles(client: TestClient) -> None:
     assert parts["tiles"]["cathedral"] == {"kind": "prestige", "cost": "sssssggg", "prestige": 25, "favours": 0,
                                            "copies": 1}
     assert parts["tiles"]["w_market"]["cost"] == "w+"
+    assert parts["favour_rows"] == list(data.ROWS) == ["pp", "money", "res", "bld"]
+    assert parts["favour_columns"] == len(data.FAVOUR_TABLE[0]) == 5
+    assert parts["specials"] == ["gate", "trading_post", "guild", "joust", "stables", "inn", "castle"]
 
 
 def test_palais_royal_and_burgundy_components_are_the_engines_figures(client: TestClient) -> None:
     from meeple.games.burgundy import data as burgundy
-    from meeple.games.palais_royal.data import components
+    from meeple.games.palais_royal.data import SQUARE_NAMES, components
 
     palais = client.get("/api/games/palais_royal/components").json()["components"]
     rooms = {room.code: room.step for room in components().rooms}
@@ -153,6 +156,8 @@ def test_palais_royal_and_burgundy_components_are_the_engines_figures(client: Te
     assert palais["rooms"]["OFF"] == {"step": 4} and palais["rooms"]["MIN"] == {"step": 3}
     assert palais["rooms"]["CAR"] == {"step": None}
     assert palais["cards"]["REINF"]["step"] == 1 and palais["cards"]["TIE"]["step"] is None
+    squares = {f"{file}{rank}" for file in palais["garden_files"] for rank in range(1, palais["garden_ranks"] + 1)}
+    assert squares == set(SQUARE_NAMES)
     board = client.get("/api/games/burgundy/components").json()["components"]
     assert sum(board["row_lengths"]) == len(board["space_dice"]) == 37
     assert board["space_dice"] == [burgundy.SPACE_DIE[space] for space in range(1, 38)]

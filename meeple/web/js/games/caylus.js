@@ -12,17 +12,21 @@ import { el, explainKey, seatName, svg, t, tMaybe } from "../common.js";
 const SEAT_COLOURS = ["#2f6db3", "#c0392b", "#2e8b57", "#e67e22", "#3b3b3b"];
 
 // The printed components, from the engine's data (GET /api/games/caylus/components): the cube letters,
-// the special buildings in board order, and each building tile's kind, cost (cube letters, "+" for one
-// cube of the builder's choice), prestige and favours.
+// the special buildings in board order, each building tile's kind, cost (cube letters, "+" for one
+// cube of the builder's choice), prestige and favours, and the royal favour table's rows and columns.
 let CUBES = [];
 let SPECIALS = [];
 let TILES = {};
+let FAVOUR_ROWS = [];
+let FAVOUR_COLUMNS = [];
 
 /** Called once by games/index.js with the game's component data, before anything is drawn. */
 export function useComponents(components) {
   CUBES = [...components.cubes];
   SPECIALS = components.specials.filter((slug) => slug !== "castle");  // the castle has its own panel
   TILES = components.tiles;
+  FAVOUR_ROWS = components.favour_rows;
+  FAVOUR_COLUMNS = Array.from({ length: components.favour_columns }, (_, i) => i + 1);
 }
 
 function ensureStyles() {
@@ -349,15 +353,14 @@ function bridgePanel(view, message, groups, context) {
 
 function favourPanel(view, message, groups, context) {
   if (view.options?.simplified_favours) return null;
-  const rows = ["pp", "money", "res", "bld"];
   const pending = view.pending;
   return el("section", { class: "cy-favours panel", id: "favours" },
     el("h3", {}, t("caylus.ui.favour_table"), el("span", { class: "muted small" }, ` · ${t("caylus.ui.favour_cap", { n: view.favour_cap })}`)),
-    el("table", { class: "favour-table" }, el("tbody", {}, rows.map((row) => {
+    el("table", { class: "favour-table" }, el("tbody", {}, FAVOUR_ROWS.map((row) => {
       const actions = groups.favour[row] || [];
       return el("tr", { class: actions.length ? "target" : "", dataset: { row } },
         el("th", {}, t(`caylus.row.${row}`), actions.map((a) => actionButton(a, context, shortLabel(a)))),
-        [1, 2, 3, 4, 5].map((col) => {
+        FAVOUR_COLUMNS.map((col) => {
           const here = view.players_state.filter((p) => p.favours[row] === col).map((p) => p.seat);
           const current = pending && ["favour_res", "favour_bld"].includes(pending.kind) && pending.column === col
             && ((pending.kind === "favour_res" && row === "res") || (pending.kind === "favour_bld" && row === "bld"));

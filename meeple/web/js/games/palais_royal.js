@@ -8,19 +8,22 @@ import { legalActions } from "../actions.js";
 import { newestFirst } from "../changes.js";
 import { el, explainKey, seatName, svg, t, tMaybe } from "../common.js";
 
-const FILES = ["a", "b", "c", "d", "e", "f"];
 const SEAT_COLOURS = ["#c0392b", "#2e6fb7", "#3c9a4b", "#d9a41c"];
 // What a room that acts in no step shows in place of its step number (the Cardinal breaks ties, the Gate
 // receives new servants).
 const PASSIVE_GLYPHS = { CAR: "✚", GAT: "⇲" };
 
-// The printed components, from the engine's data (GET /api/games/palais_royal/components): the step each
-// room and each card acts in (null: passive, or any step).
+// The printed components, from the engine's data (GET /api/games/palais_royal/components): the garden's
+// files and ranks, and the step each room and each card acts in (null: passive, or any step).
+let FILES = [];
+let RANKS = 0;
 let ROOMS = {};
 let CARDS = {};
 
 /** Called once by games/index.js with the game's component data, before anything is drawn. */
 export function useComponents(components) {
+  FILES = [...components.garden_files];
+  RANKS = components.garden_ranks;
   ROOMS = components.rooms;
   CARDS = components.cards;
 }
@@ -199,7 +202,7 @@ function nobleTile(id, data, { cost = null, small = false, back = false } = {}) 
 function gardenPanel(view, message, groups, context) {
   const bySquare = Object.fromEntries(view.garden.map((g) => [g.square, g]));
   const rows = [];
-  for (let rank = 6; rank >= 1; rank -= 1) {
+  for (let rank = RANKS; rank >= 1; rank -= 1) {
     for (const file of FILES) {
       const name = `${file}${rank}`;
       const square = bySquare[name];
