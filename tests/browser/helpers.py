@@ -23,6 +23,11 @@ DRAWN_VERSION = "Number(document.getElementById('board').dataset.version)"
 
 #: How often (ms) a page is read while waiting for it.
 POLL_MS = 20
+WHOLE_GAME_SECONDS = 600
+"""How long a whole game played by clicking may take. On a quiet machine one takes 1-2 minutes; on a
+loaded 2-core CI machine four times that. A page that stops advancing fails sooner (``STALL_SECONDS``)."""
+STALL_SECONDS = 90
+"""How long a page may go without offering the next turn before the test calls it stuck."""
 
 #: Resolves when ``final`` is drawn (``{over: true}``) or when one reading by the test's ``SHOWN``
 #: function (spliced in) offers actions and is not waiting for the server (``{over: false, shown}``).
@@ -103,17 +108,18 @@ def next_turn(page: Page, frames: Sequence[dict[str, Any]], shown: str, arg: Any
     version has reached the test; returns that reading and frame, or None once ``final`` is drawn.
 
     ``shown`` is a JavaScript function of ``arg`` reading the page into a dict with at least
-    ``version``, ``actions`` and ``waiting``. Past ``deadline`` (``time.monotonic()``) the test fails
-    with ``message``."""
+    ``version``, ``actions`` and ``waiting``. Past ``deadline`` (``time.monotonic()``), or when no turn
+    comes for ``STALL_SECONDS``, the test fails with ``message``."""
     script = TURN.replace("SHOWN", shown)
     while True:
         remaining = deadline - time.monotonic()
         assert remaining > 0, message
+        waited = min(remaining, STALL_SECONDS)
         try:
             ready = page.wait_for_function(script, arg={"arg": arg, "final": final}, polling=POLL_MS,
-                                           timeout=remaining * 1000).json_value()
+                                           timeout=waited * 1000).json_value()
         except PlaywrightTimeoutError:
-            raise AssertionError(message) from None
+            raise AssertionError(f"{message}; the page offered no turn for {waited:.0f} s") from None
         if ready["over"]:
             return None
         frame = latest_state(frames, ready["shown"]["version"])

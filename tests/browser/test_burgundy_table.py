@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, expect
 from meeple.core.registry import game_names
 from tests.browser.conftest import Server, record_frames, reload_and_check, screenshot_dir, views_by_version
 from tests.browser.helpers import (
+    WHOLE_GAME_SECONDS,
     check_own_views,
     create_table,
     fill_lobby,
@@ -80,7 +81,7 @@ def test_a_whole_burgundy_game_against_a_bot_by_clicking(browser: Browser, serve
 
     clicks = 0
     reloaded = switched = photographed = False
-    deadline = time.monotonic() + 170
+    deadline = time.monotonic() + WHOLE_GAME_SECONDS
     while (turn := next_turn(page, frames, SHOWN, final="#burgundy-final", deadline=deadline,
                              message=f"the game did not finish ({clicks} clicks)")) is not None:
         shown, frame = turn

@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 from meeple.core.registry import game_names
 from tests.browser.conftest import Server, record_frames, reload_and_check, screenshot_dir, views_by_version
 from tests.browser.helpers import (
+    WHOLE_GAME_SECONDS,
     check_own_views,
     check_replay,
     create_table,
@@ -92,7 +93,7 @@ def test_a_whole_caylus_game_against_a_bot_by_clicking(browser: Browser, server:
     reloaded = False
     shot = False
     kinds: set[str] = set()
-    deadline = time.monotonic() + 240
+    deadline = time.monotonic() + WHOLE_GAME_SECONDS
     while (turn := next_turn(page, frames, SHOWN, final="#caylus-final", deadline=deadline,
                              message=f"the game did not finish ({clicks} clicks)")) is not None:
         shown, latest = turn

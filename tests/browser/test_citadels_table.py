@@ -11,6 +11,7 @@ from playwright.sync_api import Browser, expect
 from meeple.core.registry import game_names
 from tests.browser.conftest import Server, record_frames, reload_and_check, views_by_version
 from tests.browser.helpers import (
+    WHOLE_GAME_SECONDS,
     check_own_views,
     create_table,
     fill_lobby,
@@ -56,7 +57,7 @@ def test_a_whole_citadels_game_against_three_bots_by_clicking(browser: Browser, 
 
     clicks = 0
     reloaded = False
-    deadline = time.monotonic() + 150
+    deadline = time.monotonic() + WHOLE_GAME_SECONDS
     while (turn := next_turn(page, frames, SHOWN, 0, final="#citadels-final", deadline=deadline,
                              message=f"the game did not finish ({clicks} clicks)")) is not None:
         shown, latest = turn
@@ -110,7 +111,7 @@ def test_two_people_and_two_bots_play_citadels_in_two_browsers(browser: Browser,
     # Both play the first two rounds; then Bob leaves, a bot takes his seat, and Ada plays on to the end.
     pages = {0: ada, 1: bob}
     players = dict(pages)
-    deadline = time.monotonic() + 150
+    deadline = time.monotonic() + WHOLE_GAME_SECONDS
     while not ada.locator("#citadels-final").count():
         assert time.monotonic() < deadline, "the game did not finish"
         if 1 in players and ada.locator(".cz-status").inner_text().startswith("Round 3"):
