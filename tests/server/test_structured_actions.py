@@ -162,6 +162,10 @@ def test_palais_royal_and_burgundy_components_are_the_engines_figures(client: Te
     assert sum(board["row_lengths"]) == len(board["space_dice"]) == 37
     assert board["space_dice"] == [burgundy.SPACE_DIE[space] for space in range(1, 38)]
     assert board["type_letters"] == burgundy.TYPE_LETTERS
+    assert set(board["tiles"]) == set(burgundy.TILE_NAMES)
+    assert board["tiles"]["A.cow3"] == {"type": "A", "animal": "cow", "count": 3, "number": None}
+    assert board["tiles"]["K08"] == {"type": "K", "animal": None, "count": None, "number": 8}
+    assert board["tiles"]["B.bank"]["type"] == "B" and board["tiles"]["S"]["type"] == "S"
 
 
 def test_components_are_public_data_only_and_unknown_games_are_refused(client: TestClient) -> None:

@@ -11,16 +11,19 @@ import { newestFirst } from "../changes.js";
 import { el, explainKey, seatName, svg, t, tMaybe } from "../common.js";
 
 // The printed components, from the engine's data (GET /api/games/burgundy/components): the tile type
-// letters, the estate's hexagon rows (top to bottom) and the die value of estate spaces 1–37.
+// letters, the estate's hexagon rows (top to bottom), the die value of estate spaces 1–37, and each
+// tile by code (its type letter; an animal tile's animal and count; a knowledge tile's number).
 let TYPES = "";
 let ROW_LENGTHS = [];
 let SPACE_DICE = [];
+let TILES = {};
 
 /** Called once by games/index.js with the game's component data, before anything is drawn. */
 export function useComponents(components) {
   TYPES = components.type_letters;
   ROW_LENGTHS = components.row_lengths;
   SPACE_DICE = components.space_dice;
+  TILES = components.tiles;
   CENTRES = spaceCentres();
 }
 const COLOURS = { A: "#9fcf6f", B: "#e6c48e", C: "#3f7d4a", K: "#f1d54b", M: "#8e8e8e", S: "#5b9bd5" };
@@ -35,7 +38,7 @@ function ensureStyles() {
   document.head.append(el("link", { id: "burgundy-css", rel: "stylesheet", href: "/static/css/burgundy.css" }));
 }
 
-const tileType = (code) => (code.startsWith("B.") ? "B" : code.startsWith("A.") ? "A" : code[0]);
+const tileType = (code) => TILES[code]?.type ?? "B";
 
 /** A tile's name in the page's language: "Ship", "Bank", "Cows ×3", "Knowledge: every sale gives 2 silverlings". */
 export function tileName(code) {
@@ -44,17 +47,16 @@ export function tileName(code) {
   if (direct) return direct;
   const knowledge = tMaybe(`burgundy.tilehelp.${key}`);
   if (tileType(code) === "K" && knowledge) return t("burgundy.explain.knowledge_name", { summary: knowledge });
-  const animal = /^A\.([a-z]+)(\d)$/.exec(code);
-  if (animal) return t("burgundy.tile.animal", { animal: tMaybe(`burgundy.animal.${animal[1]}`) || animal[1], n: animal[2] });
+  const tile = TILES[code];
+  if (tile?.animal) return t("burgundy.tile.animal", { animal: tMaybe(`burgundy.animal.${tile.animal}`) || tile.animal, n: tile.count });
   return code;
 }
 
 /** A short label drawn on the hex itself (a knowledge tile draws a book instead, see tileFace). */
 function tileShort(code) {
-  const type = tileType(code);
-  if (type === "K") return String(Number(code.slice(1)));
-  const animal = /^A\.([a-z]+)(\d)$/.exec(code);
-  if (animal) return `${tMaybe(`burgundy.animal_short.${animal[1]}`) || animal[1][0]}${animal[2]}`;
+  const tile = TILES[code];
+  if (tile?.type === "K") return String(tile.number);
+  if (tile?.animal) return `${tMaybe(`burgundy.animal_short.${tile.animal}`) || tile.animal[0]}${tile.count}`;
   return tMaybe(`burgundy.short.${code.replace(".", "_")}`) || code;
 }
 
