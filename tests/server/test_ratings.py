@@ -225,3 +225,32 @@ def test_a_guest_who_signs_up_in_the_same_browser_claims_their_games(client: Tes
     eve = other.post("/api/accounts", json={"name": "Eve", "password": "secret words"}).json()
     assert eve["claimed_seats"] == 1  # Eve's own seat at the running table
     assert client.post("/api/accounts", json={"name": "Dee2", "password": "secret words"}).json()["claimed_seats"] == 0
+
+
+@pytest.mark.parametrize("rated", [True, False])
+def test_every_payload_says_whether_the_table_is_rated(client: TestClient, rated: bool) -> None:
+    ada = account(client, "Ada")
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "easy"}]
+    table_id = create_table(ada, rated=rated, seats=seats)["table"]["id"]
+    watcher = guest(client)
+    payloads: dict[str, dict[str, Any]] = {
+        "seat (REST)": ada.get(f"/api/tables/{table_id}").json(),
+        "spectator (REST)": watcher.get(f"/api/tables/{table_id}").json(),
+    }
+    for who, browser in (("seat", ada), ("spectator", watcher)):
+        with browser.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            payloads[f"{who} (WebSocket)"] = ws.receive_json()
+    assert payloads["seat (WebSocket)"]["seat"] == 0 and payloads["spectator (WebSocket)"]["seat"] is None
+    [listed] = [row for row in client.get("/api/tables").json()["tables"] if row["id"] == table_id]
+    [mine] = [row for row in ada.get("/api/my/tables").json()["tables"] if row["id"] == table_id]
+    play_out({0: ada}, table_id)
+    for seat in ("", "&seat=0"):
+        payloads[f"replay{seat}"] = watcher.get(f"/api/tables/{table_id}/replay?step=1{seat}").json()
+    assert all(payload["table"]["rated"] is rated for payload in payloads.values()), payloads
+    assert listed["rated"] is rated and mine["rated"] is rated
+    assert ada.get("/api/players/Ada").json()["recent"][0]["rated"] is rated
+
+
+def test_the_rating_rules_the_pages_quote_are_the_servers(client: TestClient) -> None:
+    assert client.get("/api/ratings/rules").json() == {"min_moves": ratings.MIN_MOVES_RATED,
+                                                       "min_games_listed": ratings.MIN_GAMES_LISTED}

@@ -10,7 +10,7 @@ from fastapi.responses import FileResponse
 from meeple.core.contract import JSON
 from meeple.core.registry import game_names, load_game
 from meeple.server.names import name_key
-from meeple.server.ratings import MIN_GAMES_LISTED
+from meeple.server.ratings import MIN_GAMES_LISTED, MIN_MOVES_RATED
 from meeple.server.routes.common import store_of
 from meeple.server.routes.pages import WEB
 from meeple.server.runtime import Refused
@@ -34,6 +34,12 @@ async def profile(name: str, request: Request) -> JSON:
     if found is None:
         raise Refused("unknown_player", f"no player is called {name!r}", 404)
     return found
+
+
+@router.get("/api/ratings/rules")
+async def rating_rules() -> JSON:
+    """The numbers the pages' explanations of what counts quote (``meeple.server.ratings`` holds them)."""
+    return {"min_moves": MIN_MOVES_RATED, "min_games_listed": MIN_GAMES_LISTED}
 
 
 @router.get("/api/leaderboard")

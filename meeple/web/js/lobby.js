@@ -4,6 +4,7 @@
 import { api, botLevelName, copyText, el, languagePicker, loadLanguage, seatName, t, tMaybe, toast, translatePage } from "./common.js";
 import { ChatBox } from "./chat.js";
 import { clockFields } from "./clock.js";
+import { ratedMarker } from "./rated.js";
 
 const NAME_KEY = "meeple.name";
 const OPTION_GROUPS = ["setup", "rules", "scoring", "research"];
@@ -306,6 +307,7 @@ function tableRow(table) {
     el("strong", {}, gameTitle(table.game, table.title)),
     el("span", { class: `status status-${table.status}` }, t(`lobby.status.${table.status}`)),
     el("span", { class: "chip mode" }, t(`lobby.mode.${table.mode}`)),
+    ratedMarker(table),
     rulesChip(table),
     el("span", { class: "muted" }, t("lobby.players_n", { n: table.players })),
     free ? el("span", { class: "free-seats" }, t("lobby.seats_free_n", { n: free })) : null,

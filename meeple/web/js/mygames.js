@@ -6,6 +6,7 @@ import { loggedAction } from "./actions.js";
 import { alertControls, TurnAlert } from "./alerts.js";
 import { api, currentLanguage, el, languagePicker, loadLanguage, seatName, t, toast, translatePage } from "./common.js";
 import { loadRenderer } from "./games/index.js";
+import { ratedMarker } from "./rated.js";
 
 const POLL_MS = 10000;
 const renderers = {};
@@ -81,6 +82,7 @@ function turnText(table) {
 function row(table, renderer) {
   const parts = [
     el("strong", { class: "game" }, gameTitle(table.game, table.title)),
+    ratedMarker(table),
     el("span", { class: `turn${table.my_turn ? " mine" : ""}` }, turnText(table)),
     el("span", { class: "seat-names" }, table.seats.map((seat) => el("span", {
       class: `chip ${seat.kind}${table.mine.includes(seat.seat) ? " me" : ""}${table.waiting_for.includes(seat.seat) ? " turn" : ""}`,

@@ -32,8 +32,9 @@ export function ratingChart(history, game) {
   values.forEach((value, i) => {
     if (i === 0) return;
     const point = history[i - 1];
-    chart.append(svg("circle", { cx: x(i), cy: y(value), r: 3, class: `dot ${point.result}` },
-      svg("title", {}, `${t(`ratings.result.${point.result}`)}: ${point.before} → ${point.rating}`)));
+    const bots = point.against_bots ? ` (${t("ratings.against_bots")})` : "";
+    chart.append(svg("circle", { cx: x(i), cy: y(value), r: 3, class: `dot ${point.result}${point.against_bots ? " vs-bots" : ""}` },
+      svg("title", {}, `${t(`ratings.result.${point.result}`)}: ${point.before} → ${point.rating}${bots}`)));
   });
   return chart;
 }

@@ -6,6 +6,7 @@ import { loggedAction } from "./actions.js";
 import { loadRenderer } from "./games/index.js";
 import { installHelp } from "./help.js";
 import { ChatBox } from "./chat.js";
+import { ratedBadge } from "./rated.js";
 
 const tableId = decodeURIComponent(window.location.pathname.split("/")[2]);
 let renderer = null;
@@ -34,6 +35,7 @@ function draw() {
   const title = t(`game.${table.game}.title`);
   document.getElementById("table-title").textContent = `${title === `game.${table.game}.title` ? table.title : title} — ${t("replay.title")}`;
   document.title = `meeple — ${document.getElementById("table-title").textContent}`;
+  document.getElementById("table-rated").replaceChildren(ratedBadge(table));
   slider().max = String(current.steps);
   slider().value = String(current.step);
   document.getElementById("replay-position").textContent = t("replay.step", { step: current.step, steps: current.steps });

@@ -13,6 +13,7 @@ import { ChangeTracker, diffPaths, patchPaths } from "./changes.js";
 import { applyUpdate } from "./patch.js";
 import { clockPanel, noteServerTime, seatClock, startTicker } from "./clock.js";
 import { ChatBox } from "./chat.js";
+import { ratedBadge } from "./rated.js";
 
 const NAME_KEY = "meeple.name";
 const tableId = decodeURIComponent(window.location.pathname.split("/")[2]);
@@ -420,6 +421,7 @@ function draw() {
     key: tableId, url: window.location.pathname,
   });
   document.getElementById("table-title").textContent = game;
+  document.getElementById("table-rated").replaceChildren(ratedBadge(table));
   drawSeats();
   drawClockPanel();
   drawBanner();
