@@ -168,6 +168,7 @@ class CaylusState(GameState[Act]):
     fsub_col: int
     log: list[Log]
     _legal: tuple[Act, ...]
+    _open_places: tuple[Act, ...] | None  # phase 2: placements on free workable road spaces, in road order
 
     # --- setup --------------------------------------------------------------------------------
 
@@ -237,6 +238,7 @@ class CaylusState(GameState[Act]):
         self.pk = P_NONE
         self.ps = -1
         self._legal = ()
+        self._open_places = None
         self._advance()
 
     # --- the contract -------------------------------------------------------------------------
@@ -251,6 +253,15 @@ class CaylusState(GameState[Act]):
 
     def legal_actions(self) -> Sequence[Act]:
         return self._legal
+
+    def apply(self, action: Act | str) -> None:
+        """The base class's ``apply`` with a fast path: an interned action found by identity in the legal
+        actions is applied at once (a notation, a shorthand or a refusal goes the general way)."""
+        if action not in self._legal:
+            super().apply(action)
+            return
+        self._apply(action)  # only actions are in the list (narrowed by the `in` test)
+        self._history_notations.append(action.notation)
 
     def _apply(self, action: Act) -> None:
         self.log.append((EV_ACTION, self.ps, ACTION_INDEX[action], 0))
@@ -302,6 +313,7 @@ class CaylusState(GameState[Act]):
 
         Used after setup and after every action; tests call it after building a position by hand.
         """
+        self._open_places = None
         self._advance()
 
     def _advance(self) -> None:
@@ -413,6 +425,7 @@ class CaylusState(GameState[Act]):
         self.phase = 2
         self.bridge = []
         self.p2i = 0
+        self._open_places = None
         self.fav_used = [0] * n
 
     def _start_phase3(self) -> None:
@@ -596,6 +609,13 @@ class CaylusState(GameState[Act]):
         """Put one of ``p``'s workers on a target (phase 2 placement or a gate move)."""
         if target <= LAST_SPACE:
             self.worker[target] = p
+            open_places = self._open_places
+            if open_places is not None:
+                if self.phase == 2:  # the placement was legal, so its space was open
+                    index = open_places.index(PLACE_BY_TARGET[target])
+                    self._open_places = open_places[:index] + open_places[index + 1:]
+                else:
+                    self._open_places = None
             o = self.owner[target]
             if o >= 0 and o != p:
                 self.pp[o] += 1
@@ -640,13 +660,17 @@ class CaylusState(GameState[Act]):
     def _placements(self, p: int, money: int, out: list[Act]) -> None:
         """Phase-2 placements ``p`` can pay for: ``_targets`` and ``price`` fused for speed."""
         place = PLACE_BY_TARGET
-        tile = self.tile
-        worker = self.worker
+        open_places = self._open_places
+        if open_places is None:  # once per phase 2, then kept up to date by _place_worker
+            tile = self.tile
+            worker = self.worker
+            open_places = self._open_places = tuple(
+                [place[s] for s in ROAD if worker[s] < 0 and WORKABLE_AT[tile[s]]])
         if money < self.price(p, T_GATE):  # only his own buildings, at 1 d
             owner = self.owner
-            out += [place[s] for s in ROAD if owner[s] == p and worker[s] < 0 and WORKABLE_AT[tile[s]]]
+            out += [action for action in open_places if owner[action.a] == p]
             return
-        out += [place[s] for s in ROAD if worker[s] < 0 and WORKABLE_AT[tile[s]]]
+        out += open_places
         if self.gate < 0:
             out.append(place[T_GATE])
         if self.tpost < 0:
@@ -716,6 +740,7 @@ class CaylusState(GameState[Act]):
             return
         ids = WOOD_IDS if kinds == WOOD else STONE_IDS
         discount = (W if kinds == WOOD else S) if favour else -1
+        h0, h1, h2, h3, h4 = held
         for t in ids:
             if not stock[t]:
                 continue
@@ -726,10 +751,10 @@ class CaylusState(GameState[Act]):
             if tile.any_cube:
                 for x in range(5):
                     need[x] += 1
-                    if all(held[k] >= need[k] for k in range(5)):
+                    if h0 >= need[0] and h1 >= need[1] and h2 >= need[2] and h3 >= need[3] and h4 >= need[4]:
                         out.append(A.BUILD_ANY[t][x])
                     need[x] -= 1
-            elif all(held[k] >= need[k] for k in range(5)):
+            elif h0 >= need[0] and h1 >= need[1] and h2 >= need[2] and h3 >= need[3] and h4 >= need[4]:
                 out.append(A.BUILD[t])
 
     def _build(self, p: int, act: Act, favour: bool) -> None:
@@ -780,10 +805,10 @@ class CaylusState(GameState[Act]):
             self._activation_options(p, self.cur, out)
         elif pk == P_CASTLE:
             if self._castle_section() >= 0:
-                held = self.cubes[p]
+                h0, h1, h2, h3, h4 = self.cubes[p]
                 for batch in A.CASTLE:
                     c = batch.c
-                    if all(held[k] >= c[k] for k in range(5)):
+                    if h0 >= c[0] and h1 >= c[1] and h2 >= c[2] and h3 >= c[3] and h4 >= c[4]:
                         out.append(batch)
             out.append(A.CASTLE_DONE)
         elif pk == P_FAV_ROW:
@@ -792,7 +817,10 @@ class CaylusState(GameState[Act]):
         elif pk in (P_PROVOST, P_GUILD):
             limit = 3 if pk == P_GUILD else min(3, self.money[p])
             table = A.GUILD if pk == P_GUILD else A.PROVOST
-            out.extend(table[k] for k in range(-limit, limit + 1) if 1 <= self.provost + k <= LAST_SPACE)
+            provost = self.provost
+            low = max(-limit, 1 - provost)
+            high = min(limit, LAST_SPACE - provost)
+            out += [table[k] for k in range(low, high + 1)]
         elif pk == P_BONUS:
             out.extend(A.BONUS[k] for k in TILES[self.tile[self.cur]].bonus)
         elif pk == P_GATE:
@@ -1117,6 +1145,7 @@ class CaylusState(GameState[Act]):
         self.pk = P_NONE
         self.ps = -1
         self._legal = ()
+        self._open_places = None
         if self.phase != OVER:
             if not self._find_decision():
                 raise InvalidState("the saved state is not at a decision")

@@ -39,6 +39,7 @@ def set_tile(state: CaylusState, space: int, slug: str, owner: int = -1) -> None
     state.tile[space] = t
     state.owner[space] = owner
     state.built_lots = sum(1 for s in LOTS if state.tile[s] >= 0)
+    state.settle()  # the decision's legal actions (and the engine's memo of open road spaces) see the tile
 
 
 def put_worker(state: CaylusState, seat: int, space: int) -> None:
