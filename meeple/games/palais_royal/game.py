@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from meeple.core.contract import Game
@@ -17,6 +18,13 @@ from meeple.core.options import Option, OptionSet, OptionValue
 from meeple.games.palais_royal.data import ROOM_CODES, components
 from meeple.games.palais_royal.rules import GAT, ROOM_INDEX, parse_layout
 from meeple.games.palais_royal.state import PalaisRoyalState
+
+
+@cache
+def _shipped_overuse() -> tuple[str, ...]:
+    """``privilege_overuse`` of the shipped data (loaded once), checked on every new game."""
+    return tuple(components().privilege_overuse())
+
 
 OPTIONS = OptionSet(
     (
@@ -107,7 +115,7 @@ class PalaisRoyal(Game[PalaisRoyalState]):
         start = resolved["start_seat"]
         if isinstance(start, int) and start >= players:
             raise InvalidOptions(f"start_seat {start} does not exist with {players} players")
-        overuse = components().privilege_overuse()
+        overuse = _shipped_overuse()
         if overuse and not resolved["allow_nonstandard_data"]:
             raise InvalidOptions(
                 "nobles.toml: " + "; ".join(overuse) + ". Set the option allow_nonstandard_data=true to play "

@@ -7,9 +7,10 @@ of ints instead of dictionaries of strings.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TypeVar
 
 from meeple.core.options import OptionValue
-from meeple.games.palais_royal.actions import MOVE_BETWEEN, PalaisAction
+from meeple.games.palais_royal.actions import END_ACTION, MOVE_BETWEEN, PalaisAction
 from meeple.games.palais_royal.data import (
     CARD_CODES,
     PRIVILEGE_CODES,
@@ -23,6 +24,9 @@ PAR, STA, MIN, KIN, POM, OFF, BAC, CAR, GAT = range(9)
 REINF, PASSAGE, PURSE, KLETTER, VLETTER, RECOMMEND, PATRON, TIE, FAVOUR = range(9)
 # Noble privileges, in PRIVILEGE_CODES order.
 SUPPLY, P_GATE, P_MOVE, P_GOLD, KSEAL, VSEAL, CARDINAL, DISCOUNT, BACKDOOR, P_RECRUIT = range(10)
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 ROOM_INDEX = {code: i for i, code in enumerate(ROOM_CODES)}
 CARD_INDEX = {code: i for i, code in enumerate(CARD_CODES)}
@@ -46,10 +50,51 @@ def parse_layout(value: OptionValue) -> tuple[int, ...] | None:
 
 
 class Rules:
-    """Everything fixed for a game; immutable by convention (never assigned after ``__init__``)."""
+    """Everything fixed for a game; immutable by convention (never assigned after ``__init__``).
+
+    Building it was a tenth of a short random game, so the facts that depend only on the components
+    and the options are built once per option set and those of a layout once per layout (bounded
+    memos, shared read-only); a layout's entry also memoises its step-2 move lists (``moves``).
+    """
 
     def __init__(self, comps: Components, options: Mapping[str, OptionValue], layout: tuple[int, ...]) -> None:
-        self.comps = comps
+        key = (id(comps), tuple(sorted(options.items())))
+        prototype = _PROTOTYPES.get(key)
+        if prototype is None or prototype.comps is not comps:
+            prototype = object.__new__(Rules)
+            prototype._build_fixed(comps, options)
+            _remember(_PROTOTYPES, key, prototype)
+        self.__dict__.update(prototype.__dict__)
+        placed = _LAYOUTS.get(layout)
+        if placed is None:
+            placed = object.__new__(Rules)
+            placed._build_layout(layout)
+            _remember(_LAYOUTS, layout, placed)
+        self.__dict__.update(placed.__dict__)
+
+    def moves_then_end(self, rooms: list[int]) -> tuple[PalaisAction, ...]:
+        """Every move of one seat's servants in ``rooms`` (step 2), in room then target order, then
+        ``end`` (what step 2 offers when no card can be played)."""
+        key = tuple(rooms)
+        occupied = _OCCUPIED.get(key)
+        if occupied is None:
+            occupied = ((rooms[0] > 0) | (rooms[1] > 0) << 1 | (rooms[2] > 0) << 2 | (rooms[3] > 0) << 3
+                        | (rooms[4] > 0) << 4 | (rooms[5] > 0) << 5 | (rooms[6] > 0) << 6
+                        | (rooms[7] > 0) << 7 | (rooms[8] > 0) << 8)
+            _remember(_OCCUPIED, key, occupied, _OCCUPIED_LIMIT)
+        found = self.move_lists[occupied]
+        return self._moves_of(occupied) if found is None else found
+
+    def _moves_of(self, occupied: int) -> tuple[PalaisAction, ...]:
+        """``moves_then_end`` of a mask: the lowest room's moves before those of the others."""
+        found = self.move_lists[occupied]
+        if found is None:
+            lowest = occupied & -occupied
+            found = self.moves_from[lowest.bit_length() - 1] + self._moves_of(occupied ^ lowest)
+            self.move_lists[occupied] = found
+        return found
+
+    def _build_layout(self, layout: tuple[int, ...]) -> None:
         self.layout = layout  # cell (row-major) -> room
         cell_of = [0] * 9
         for cell, room in enumerate(layout):
@@ -65,6 +110,11 @@ class Rules:
         self.moves_from: tuple[tuple[PalaisAction, ...], ...] = tuple(
             tuple(MOVE_BETWEEN[(f, t)] for t in adjacent[f]) for f in range(9)
         )
+        # The moves (then end) of each set of occupied rooms (a 9-bit mask), filled in as they are met.
+        self.move_lists: list[tuple[PalaisAction, ...] | None] = [(END_ACTION,), *[None] * 511]
+
+    def _build_fixed(self, comps: Components, options: Mapping[str, OptionValue]) -> None:
+        self.comps = comps
 
         nobles = comps.nobles
         self.noble_gold = tuple(n.gold for n in nobles)
@@ -151,3 +201,18 @@ class Rules:
                     totals[p] += each
                 place += k
         return totals
+
+
+_MEMO_LIMIT = 4096
+_PROTOTYPES: dict[tuple[int, tuple[tuple[str, OptionValue], ...]], Rules] = {}
+_LAYOUTS: dict[tuple[int, ...], Rules] = {}
+#: Servants per room -> the mask of the rooms holding any (for every layout and game).
+_OCCUPIED: dict[tuple[int, ...], int] = {}
+_OCCUPIED_LIMIT = 65536
+
+
+def _remember(memo: dict[K, V], key: K, value: V, limit: int = _MEMO_LIMIT) -> None:
+    """Store in a bounded memo (emptied when full: the keys in use come back at once)."""
+    if len(memo) >= limit:
+        memo.clear()
+    memo[key] = value

@@ -329,34 +329,46 @@ class PalaisRoyalState(GameState[PalaisAction]):
             edge = [A.EDGE_FROM_ROOM[r] for r in range(9) if mine[r]]
             return (A.EDGE_FROM_POOL, *edge) if pool else tuple(edge)
         step = self.step
-        out: list[PalaisAction] = []
-        if step == 1:
-            if self.gate_allowance() > 0:
+        hand = self.hands[p]
+        out: list[PalaisAction]
+        if step == 2:  # the most frequent question: moves (a memoised tuple), cards, end
+            # points left, or before the first move (read then, majority included): any source of points
+            if self.move_left > 0 or (self.move_left < 0 and (mine[STA] or self.active[p][P_MOVE] or self.move_bonus)):
+                moves = self.rules.moves_then_end(mine)
+                if not any(hand):
+                    return moves
+                out = list(moves)
+                out.pop()  # the end comes after the cards
+            else:
+                out = []
+        elif step == 1:
+            out = []
+            # as for the moves: the Parlour majority counts only with a servant in the Parlour
+            if self.gate_left > 0 or (self.gate_left < 0 and (mine[PAR] or self.active[p][P_GATE] or self.gate_bonus)):
                 if pool:
                     out.append(A.GATE_POOL)
                 else:
                     out.extend(A.GATE_FROM_ROOM[r] for r in range(8) if mine[r])
-        elif step == 2:
-            if self.movement_points() > 0:
-                moves_from = self.rules.moves_from
-                for r in range(9):
-                    if mine[r]:
-                        out.extend(moves_from[r])
         elif step == 3:
+            out = []
             self._step3_actions(p, mine, pool, out)
         elif step == 4:
+            out = []
             if self.v_slots + mine[OFF] > 0:
                 self._recruit_actions(p, mine, pool, out)
         elif not self.drew:
+            out = []
             if self.backdoor_units() > 0 and (self.deck or self.discard):
                 out.append(A.DRAW_ACTION)
         elif self.backdoor_left + mine[BAC] > 0:
             drawn = self.drawn
-            out.extend(A.KEEP_CARD[k] for k in range(9) if k in drawn)
-        hand = self.hands[p]
-        for k in self.rules.playable[step]:
-            if hand[k]:
-                out.append(A.PLAY_CARD[k])
+            out = [A.KEEP_CARD[k] for k in range(9) if k in drawn]
+        else:
+            out = []
+        if any(hand):
+            for k in self.rules.playable[step]:
+                if hand[k]:
+                    out.append(A.PLAY_CARD[k])
         if not out:
             return _END_ONLY
         out.append(A.END_ACTION)
@@ -364,7 +376,9 @@ class PalaisRoyalState(GameState[PalaisAction]):
 
     def _step3_actions(self, p: int, mine: list[int], pool: int, out: list[PalaisAction]) -> None:
         fixed = self.rules.step3_fixed
-        if not self.mint_done and not (fixed and (self.king_done or self.pomp_done)) and self.mint_income() > 0:
+        if (not self.mint_done and not (fixed and (self.king_done or self.pomp_done))
+                and (mine[MIN] or self.active[p][P_GOLD])  # mint_income() > 0 without the majority test
+                and (not self.rules.gold_limited or self.bank > 0)):
             out.append(A.MINT_ACTION)
         if not self.king_done and not (fixed and self.pomp_done) and self.holds_majority(p, KIN):
             if pool:
@@ -396,6 +410,20 @@ class PalaisRoyalState(GameState[PalaisAction]):
             out.append(recruit[q])
 
     # --- applying actions ------------------------------------------------------------------------
+
+    def apply(self, action: PalaisAction | str) -> None:
+        """The base class's ``apply`` with a fast path: an interned action found by identity in the cached
+        legal actions is applied at once (a notation, a shorthand or a refusal goes the general way)."""
+        legal = self._legal
+        if legal is None or action not in legal:
+            super().apply(action)
+            return
+        if action is A.END_ACTION:  # two decisions in three
+            self._legal = None
+            self._end_step(self.seat)
+        else:
+            self._apply(action)  # only actions are in the cache (narrowed by the `in` test)
+        self._history_notations.append(action.notation)
 
     def _apply(self, action: PalaisAction) -> None:
         self._legal = None
