@@ -380,12 +380,13 @@ class PalaisRoyalState(GameState[PalaisAction]):
                 and (mine[MIN] or self.active[p][P_GOLD])  # mint_income() > 0 without the majority test
                 and (not self.rules.gold_limited or self.bank > 0)):
             out.append(A.MINT_ACTION)
-        if not self.king_done and not (fixed and self.pomp_done) and self.holds_majority(p, KIN):
+        # a majority needs a servant in the room: tested here first, saving the call in most turns
+        if not self.king_done and not (fixed and self.pomp_done) and mine[KIN] and self.holds_majority(p, KIN):
             if pool:
                 out.append(A.KING_POOL)
             elif self.rules.bonus_from_rooms:
                 out.extend(A.KING_FROM_ROOM[r] for r in range(9) if r != KIN and mine[r])
-        if not self.pomp_done and self.holds_majority(p, POM):
+        if not self.pomp_done and mine[POM] and self.holds_majority(p, POM):
             if pool:
                 out.append(A.POMP_POOL)
             elif self.rules.bonus_from_rooms:
