@@ -260,8 +260,10 @@ class CaylusState(GameState[Act]):
         if action not in self._legal:
             super().apply(action)
             return
+        rng_before = self.rng.state
         self._apply(action)  # only actions are in the list (narrowed by the `in` test)
         self._history_notations.append(action.notation)
+        self._seal_if_drawn(rng_before)
 
     def _apply(self, action: Act) -> None:
         self.log.append((EV_ACTION, self.ps, ACTION_INDEX[action], 0))

@@ -419,12 +419,14 @@ class PalaisRoyalState(GameState[PalaisAction]):
         if legal is None or action not in legal:
             super().apply(action)
             return
+        rng_before = self.rng.state
         if action is A.END_ACTION:  # two decisions in three
             self._legal = None
             self._end_step(self.seat)
         else:
             self._apply(action)  # only actions are in the cache (narrowed by the `in` test)
         self._history_notations.append(action.notation)
+        self._seal_if_drawn(rng_before)
 
     def _apply(self, action: PalaisAction) -> None:
         self._legal = None
