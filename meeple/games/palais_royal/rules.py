@@ -1,7 +1,7 @@
 """The fixed facts of one game: the room layout, the component numbers and the decoded options.
 
-Built once per game (setup or load) and shared by every clone, so the hot path reads plain tuples
-of ints instead of dictionaries of strings.
+One per game (setup or load), shared by every clone, so the hot path reads plain tuples of ints
+instead of dictionaries of strings; its parts are memoised across games (see ``Rules``).
 """
 
 from __future__ import annotations
