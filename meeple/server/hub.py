@@ -188,10 +188,19 @@ class Hub:
         await self.deliver(update, skip)
 
     def _remember(self, update: Update) -> None:
-        if update.is_move:
-            recent = self.recent.setdefault(update.table_id, deque(maxlen=RECENT))
-            if not recent or recent[-1].version <= update.start:
-                recent.append(update)
+        """Keep the table's last move updates in order of their versions. One from another process can
+        arrive after a later one made here (this process read the move from the database first), so
+        it is put in its place rather than dropped: it is the link a lagging client's chain needs."""
+        if not update.is_move:
+            return
+        recent = self.recent.setdefault(update.table_id, deque(maxlen=RECENT))
+        if not recent or recent[-1].version <= update.start:
+            recent.append(update)
+            return
+        if all(kept.version <= update.start or kept.start >= update.version for kept in recent):
+            ordered = sorted([*recent, update], key=lambda kept: kept.start)
+            recent.clear()
+            recent.extend(ordered)  # beyond RECENT, the oldest falls off
 
     async def deliver(self, update: Update, skip: Subscriber | None = None) -> None:
         for subscriber in list(self.local.get(update.table_id, ())):

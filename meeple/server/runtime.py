@@ -52,6 +52,10 @@ from meeple.server.store import (
 from meeple.server.undo import MoveLedger, undo_notation, undone_count
 from meeple.server.writer import Batched, DatabaseWriter
 
+IN_FLIGHT_POLLS = 25
+IN_FLIGHT_POLL_SECONDS = 0.02
+"""How long a resync waits for an update still crossing Redis (0.5 s) before it sends a whole state."""
+
 log = logging.getLogger("meeple.server")
 
 STATUSES = (OPEN, RUNNING, FINISHED)
@@ -971,17 +975,31 @@ class TableRuntime:
     async def resync(self, table: LiveTable, seat: int | None, since: Any,
                      send: Callable[[str], Awaitable[None]]) -> None:
         """A client that found a gap: what it missed since ``since``, or the full state."""
+        valid = type(since) is int
         async with table.lock:
             if self.hub.shared and table.status != FINISHED:
                 await self.catch_up(table)
-            missed = None
-            if type(since) is int and 0 <= since <= table.version:
-                missed = self.hub.missed(table.id, seat, since, table.version)
-            if not missed:
+            version = table.version
+            missed = self.hub.missed(table.id, seat, since, version) if valid and 0 <= since <= version else None
+        if missed is None and valid and 0 <= since <= version and self.hub.shared:
+            missed = await self._missed_in_flight(table.id, seat, since, version)
+        if missed is None:
+            async with table.lock:
                 await send(self.full_text(table, seat))
-            else:
-                for text in missed:
-                    await send(text)
+        else:  # nothing at all when the client is up to date already (what it took for a gap came since)
+            for text in missed:
+                await send(text)
+
+    async def _missed_in_flight(self, table_id: str, seat: int | None, since: int, version: int) -> list[str] | None:
+        """With several processes, a gap is most often a move another process made whose update is still
+        on its way over Redis (this process read the move from the database first): wait for it a
+        little (without holding the table), rather than send a whole state."""
+        for _ in range(IN_FLIGHT_POLLS):
+            await asyncio.sleep(IN_FLIGHT_POLL_SECONDS)
+            missed = self.hub.missed(table_id, seat, since, version)
+            if missed is not None:
+                return missed
+        return None
 
     async def close_socket(self, table: LiveTable, subscriber: Subscriber) -> None:
         await self.hub.unsubscribe(table.id, subscriber)

@@ -28,8 +28,9 @@ class Follower:
                 return message
             if kind != "update":
                 return message
-            if self.state is None or message["version"] < self.state["version"]:
-                continue
+            if self.state is None or message["version"] < self.state["version"] or (
+                    message["from"] < self.state["version"] == message["version"]):
+                continue  # old news, as the table page judges it (table.js receiveUpdate)
             if message["from"] != self.state["version"]:
                 self.resyncs += 1
                 self.ws.send_json({"type": "resync", "version": self.state["version"]})

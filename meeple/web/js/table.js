@@ -118,7 +118,8 @@ function resync() {
 
 function receiveUpdate(update) {
   newestSeen = Math.max(newestSeen, update.version);
-  if (!message || update.version < message.version) return; // before the first state, or old news
+  // before the first state, or old news (a move this page has already: one can arrive twice after a resync)
+  if (!message || update.version < message.version || (update.from < message.version && update.version === message.version)) return;
   if (update.seat !== message.seat) { // this page sat down or left: its view is another seat's now
     socket.send(JSON.stringify({ type: "refresh" }));
     return;
