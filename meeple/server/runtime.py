@@ -716,16 +716,7 @@ class TableRuntime:
             raise Refused("malformed", "version must be an integer")
         async with table.lock:
             for _attempt in range(3):
-                if table.is_stale or (version is not None and version > table.version and self.hub.shared):
-                    await self.catch_up(table)
-                state = table.state
-                if table.status != RUNNING or state is None:
-                    raise Refused("not_running", "this game is not running")
-                if seat is None:
-                    raise Refused("not_seated", "you have no seat at this table (spectators cannot act)", 403)
-                if version is not None and version != table.version:
-                    raise Refused("stale", f"the table has moved on (version {table.version}, you sent {version}); "
-                                           "your view is refreshed", 409)
+                state, seat = await self._caught_up_for(table, seat, version)
                 if state.current_player != seat:
                     raise Refused("not_your_turn", f"it is seat {state.current_player}'s turn, not yours", 409)
                 if (table.seats[seat].kind == BOT) != (bot_job is not None):
@@ -746,6 +737,23 @@ class TableRuntime:
             else:
                 raise Refused("busy", "the table kept changing; try again", 409)
         await self._queue_bot(table, inserted=True)
+
+    async def _caught_up_for(self, table: LiveTable, seat: int | None,
+                             version: int | None) -> tuple[GameState[Any], int]:
+        """The running state a seated player's move or undo at ``version`` (``None``: whatever is current)
+        applies to, once this copy has caught up with other processes; the caller holds the lock. Refused
+        for a table not running, a spectator, or a stale version."""
+        if table.is_stale or (version is not None and version > table.version and self.hub.shared):
+            await self.catch_up(table)
+        state = table.state
+        if table.status != RUNNING or state is None:
+            raise Refused("not_running", "this game is not running")
+        if seat is None:
+            raise Refused("not_seated", "you have no seat at this table (spectators cannot act)", 403)
+        if version is not None and version != table.version:
+            raise Refused("stale", f"the table has moved on (version {table.version}, you sent {version}); "
+                                   "your view is refreshed", 409)
+        return state, seat
 
     async def _commit(self, table: LiveTable, seat: int, action: str, bot_job: int | None) -> None:
         """Apply on a copy, append durably, swap in, publish; the caller holds the lock."""
@@ -813,16 +821,7 @@ class TableRuntime:
         if moves is not None and type(moves) is not int:
             raise Refused("malformed", "moves must be a whole number")
         async with table.lock:
-            if table.is_stale or (version > table.version and self.hub.shared):
-                await self.catch_up(table)
-            state = table.state
-            if table.status != RUNNING or state is None:
-                raise Refused("not_running", "this game is not running")
-            if seat is None:
-                raise Refused("not_seated", "you have no seat at this table (spectators cannot act)", 403)
-            if version != table.version:
-                raise Refused("stale", f"the table has moved on (version {table.version}, you sent {version}); "
-                                       "your view is refreshed", 409)
+            state, seat = await self._caught_up_for(table, seat, version)
             if state.current_player != seat:
                 raise Refused("not_your_turn", f"it is seat {state.current_player}'s turn, not yours: "
                                                "only your own moves of this turn can be taken back", 409)
