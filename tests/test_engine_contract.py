@@ -54,6 +54,9 @@ def test_metadata_is_plain_data(name: str) -> None:
     assert described["name"] == name
     assert (described["min_players"], described["max_players"]) == (game.min_players, game.max_players)
     assert load_game(name) is game, "load_game returns one shared, immutable Game per name"
+    components = game.components()
+    assert json.loads(json.dumps(components)) == components, "components are plain JSON (lists, not tuples)"
+    assert components == game.components(), "components are printed facts, the same at every call"
 
 
 def test_an_unknown_game_is_refused_by_name() -> None:

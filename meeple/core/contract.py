@@ -157,6 +157,11 @@ class Game(ABC, Generic[S]):
         derived from the game's components (the research API's action tables are built from it)."""
         return self._observation_api().action_notations(players)
 
+    def components(self) -> JSON:
+        """The printed components (costs, types, steps, board layout) as public JSON facts, so a client
+        draws a table without copying the rules' tables; ``{}`` when a game offers none. Never state."""
+        return {}
+
     def describe(self) -> JSON:
         """JSON-safe metadata, for the lobby, the CLI and the docs."""
         return {

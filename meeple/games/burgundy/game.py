@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from meeple.core.contract import Game
+from meeple.core.contract import JSON, Game
 from meeple.core.errors import InvalidOptions
 from meeple.core.options import Option, OptionSet, OptionValue
 from meeple.games.burgundy.data import BOARDS, CENTRE, C
@@ -106,6 +106,11 @@ class Burgundy(Game[BurgundyState]):
     option_set = OPTIONS
     state_class = BurgundyState
     observation_module = "meeple.games.burgundy.observation"
+
+    def components(self) -> JSON:
+        from meeple.games.burgundy.components import components
+
+        return components()
 
     def resolve_options(self, options: Mapping[str, Any] | None, players: int) -> dict[str, OptionValue]:
         if options is None and players in (2, 3, 4):  # defaults: resolved once per player count (immutable values)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from meeple.core.contract import Game
+from meeple.core.contract import JSON, Game
 from meeple.core.errors import InvalidOptions
 from meeple.core.options import Option, OptionSet, OptionValue
 from meeple.games.caylus.data import NEUTRAL_IDS, TILES
@@ -67,6 +67,11 @@ class Caylus(Game[CaylusState]):
     option_set = OPTIONS
     state_class = CaylusState
     observation_module = "meeple.games.caylus.observation"
+
+    def components(self) -> JSON:
+        from meeple.games.caylus.components import components
+
+        return components()
 
     def resolve_options(self, options: Mapping[str, Any] | None, players: int) -> dict[str, OptionValue]:
         resolved = self.option_set.resolve(options)

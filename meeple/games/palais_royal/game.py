@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from meeple.core.contract import Game
+from meeple.core.contract import JSON, Game
 from meeple.core.errors import InvalidOptions
 from meeple.core.options import Option, OptionSet, OptionValue
 from meeple.games.palais_royal.data import ROOM_CODES, components
@@ -95,6 +95,11 @@ class PalaisRoyal(Game[PalaisRoyalState]):
     option_set = OPTIONS
     state_class = PalaisRoyalState
     observation_module = "meeple.games.palais_royal.observation"
+
+    def components(self) -> JSON:
+        from meeple.games.palais_royal.components import components
+
+        return components()
 
     def resolve_options(self, options: Mapping[str, Any] | None, players: int) -> dict[str, OptionValue]:
         given = dict(options or {})

@@ -13,7 +13,7 @@ from meeple.bots import BOT_KINDS
 from meeple.core.contract import JSON
 from meeple.core.registry import game_names, load_game
 from meeple.server.clocks import catalogue as clock_catalogue
-from meeple.server.components import COMPONENTS, components
+from meeple.server.components import components, games_with_components
 from meeple.server.explain import EXPLAINERS, explain
 from meeple.server.hosting import is_loopback, share_base
 from meeple.server.i18n import LANGUAGES, load_messages
@@ -51,11 +51,14 @@ async def games() -> JSON:
 @router.get("/api/games/{game}/components")
 async def game_components(game: str, response: Response) -> JSON:
     """The printed components the game's table drawing needs (costs, types, steps, board layout), from the
-    engine's data (``meeple/server/components.py``); public and fixed per release, so cached an hour."""
-    if game not in COMPONENTS:
-        raise Refused("unknown_game", f"games with component data: {', '.join(COMPONENTS)}", 404)
+    engine (``Game.components``); public and fixed per release, so cached an hour."""
+    try:
+        parts = components(game)
+    except KeyError:
+        raise Refused("unknown_game", f"games with component data: {', '.join(games_with_components())}",
+                      404) from None
     response.headers["Cache-Control"] = "public, max-age=3600"
-    return {"game": game, "components": components(game)}
+    return {"game": game, "components": parts}
 
 
 @router.get("/api/i18n/{language}")
