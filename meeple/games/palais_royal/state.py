@@ -76,6 +76,8 @@ PHASES = ("setup", "play", "over")
 PUBLIC = -1  # log visibility: everyone
 STEP_NAMES = ("", "gate", "stairs", "mint/king/pomp", "recruit", "back door")
 _END_ONLY: tuple[PalaisAction, ...] = (A.END_ACTION,)
+_GATE_THEN_END: tuple[PalaisAction, ...] = (A.GATE_POOL, A.END_ACTION)
+_DRAW_THEN_END: tuple[PalaisAction, ...] = (A.DRAW_ACTION, A.END_ACTION)
 #: Knowledge locations (card_knowledge.py): the hands (seats 0–3), the deck (whose order nobody knows),
 #: the Back-door draw in progress, and the discard pile when it is face down (``discard_public=false``).
 DECK, DRAWN, DISCARD = 4, 5, 6
@@ -324,48 +326,62 @@ class PalaisRoyalState(GameState[PalaisAction]):
     def _turn_actions(self) -> tuple[PalaisAction, ...]:
         p = self.seat
         mine = self.rooms[p]
-        pool = self.pool[p]
         if self.edge_square >= 0:
             edge = [A.EDGE_FROM_ROOM[r] for r in range(9) if mine[r]]
-            return (A.EDGE_FROM_POOL, *edge) if pool else tuple(edge)
+            return (A.EDGE_FROM_POOL, *edge) if self.pool[p] else tuple(edge)
         step = self.step
-        hand = self.hands[p]
+        cards = any(self.hands[p])  # rare in random play: without cards the usual answers are constants
         out: list[PalaisAction]
         if step == 2:  # the most frequent question: moves (a memoised tuple), cards, end
             # points left, or before the first move (read then, majority included): any source of points
             if self.move_left > 0 or (self.move_left < 0 and (mine[STA] or self.active[p][P_MOVE] or self.move_bonus)):
                 moves = self.rules.moves_then_end(mine)
-                if not any(hand):
+                if not cards:
                     return moves
                 out = list(moves)
                 out.pop()  # the end comes after the cards
+            elif not cards:
+                return _END_ONLY
             else:
                 out = []
         elif step == 1:
-            out = []
             # as for the moves: the Parlour majority counts only with a servant in the Parlour
             if self.gate_left > 0 or (self.gate_left < 0 and (mine[PAR] or self.active[p][P_GATE] or self.gate_bonus)):
-                if pool:
-                    out.append(A.GATE_POOL)
+                if self.pool[p]:
+                    if not cards:
+                        return _GATE_THEN_END
+                    out = [A.GATE_POOL]
                 else:
-                    out.extend(A.GATE_FROM_ROOM[r] for r in range(8) if mine[r])
+                    out = [A.GATE_FROM_ROOM[r] for r in range(8) if mine[r]]
+            elif not cards:
+                return _END_ONLY
+            else:
+                out = []
         elif step == 3:
             out = []
-            self._step3_actions(p, mine, pool, out)
+            self._step3_actions(p, mine, self.pool[p], out)
         elif step == 4:
             out = []
             if self.v_slots + mine[OFF] > 0:
-                self._recruit_actions(p, mine, pool, out)
+                self._recruit_actions(p, mine, self.pool[p], out)
+            elif not cards:
+                return _END_ONLY
         elif not self.drew:
-            out = []
             if self.backdoor_units() > 0 and (self.deck or self.discard):
-                out.append(A.DRAW_ACTION)
+                if not cards:
+                    return _DRAW_THEN_END
+                out = [A.DRAW_ACTION]
+            elif not cards:
+                return _END_ONLY
+            else:
+                out = []
         elif self.backdoor_left + mine[BAC] > 0:
             drawn = self.drawn
             out = [A.KEEP_CARD[k] for k in range(9) if k in drawn]
         else:
             out = []
-        if any(hand):
+        if cards:
+            hand = self.hands[p]
             for k in self.rules.playable[step]:
                 if hand[k]:
                     out.append(A.PLAY_CARD[k])
