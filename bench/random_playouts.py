@@ -28,21 +28,27 @@ from typing import Any
 from meeple import game_names, load_game
 
 
+def random_game(game: Any, players: int, seed: int, choice: Any) -> int:
+    """One game from ``seed`` with every action drawn by ``choice``; the number of actions."""
+    state = game.new_game(players=players, seed=seed)
+    legal_actions = state.legal_actions
+    apply = state.apply
+    actions = 0
+    while not state.is_over:
+        apply(choice(legal_actions()))
+        actions += 1
+    return actions
+
+
 def measure(name: str, players: int, seconds: float, first_seed: int = 1) -> tuple[int, int, float]:
     game = load_game(name)
-    chooser = random.Random(first_seed)
+    choice = random.Random(first_seed).choice
     games = actions = 0
     seed = first_seed
     started = time.process_time()
     deadline = started + seconds
     while True:
-        state = game.new_game(players=players, seed=seed)
-        legal_actions = state.legal_actions
-        apply = state.apply
-        choice = chooser.choice
-        while not state.is_over:
-            apply(choice(legal_actions()))
-            actions += 1
+        actions += random_game(game, players, seed, choice)
         games += 1
         seed += 1
         now = time.process_time()
@@ -53,14 +59,9 @@ def measure(name: str, players: int, seconds: float, first_seed: int = 1) -> tup
 def play(name: str, players: int, seeds: Iterable[int]) -> None:
     """Random games from these seeds, one chooser for all (as ``measure`` plays them)."""
     game = load_game(name)
-    chooser = random.Random(1)
+    choice = random.Random(1).choice
     for seed in seeds:
-        state = game.new_game(players=players, seed=seed)
-        legal_actions = state.legal_actions
-        apply = state.apply
-        choice = chooser.choice
-        while not state.is_over:
-            apply(choice(legal_actions()))
+        random_game(game, players, seed, choice)
 
 
 def bytecodes_per_game(name: str, players: int, games: int) -> float:
