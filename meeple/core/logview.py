@@ -1,9 +1,10 @@
 """The JSON form of a game's log for its views, converted once per entry instead of once per view.
 
-A game's log only grows, and every view shows all of it (the public log, and the viewing seat's
-private log). Converting every entry on every ``view(seat)`` call made a view's cost grow with the
-game's length; the server calls ``view`` for every seat after every move. ``LogViews`` keeps the
-converted entries and converts only what was appended since.
+Each entry is an ``Event`` (meeple/core/events.py) with a visibility beside it; who sees it follows
+the one rule stated there. A game's log only grows, and every view shows all of it (the public log,
+and the viewing seat's private log). Converting every entry on every ``view(seat)`` call made a
+view's cost grow with the game's length; the server calls ``view`` for every seat after every
+move. ``LogViews`` keeps the converted entries and converts only what was appended since.
 
 A clone shares its original's ``LogViews`` (copying it would cost every clone, and bots clone
 thousands of times a second). The two logs then diverge, so before it is used the cache is checked
@@ -19,10 +20,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
-E = TypeVar("E")
+from meeple.core.events import PUBLIC, view_logs
 
-PUBLIC = -1
-"""The visibility of an entry everyone sees; any other value is the one seat that sees it."""
+E = TypeVar("E")
 
 
 class LogViews(Generic[E]):
@@ -47,7 +47,7 @@ class LogViews(Generic[E]):
         for index in range(self.done, len(log)):
             entry = log[index]
             seat = visibility(entry)
-            if seat < 0:
+            if seat == PUBLIC:
                 public.append(to_json(entry))
             else:
                 private.setdefault(seat, []).append(to_json(entry))
@@ -55,9 +55,10 @@ class LogViews(Generic[E]):
             self.done = len(log)
             self.last = log[-1]
 
-    def private_log(self, seat: int | None) -> list[dict[str, Any]]:
-        """``seat``'s private entries as a new list (a spectator has none)."""
-        return [] if seat is None else list(self.private.get(seat, ()))
+    def for_view(self, seat: int | None) -> dict[str, list[dict[str, Any]]]:
+        """The ``"log"`` and ``"private_log"`` of ``seat``'s view (None: a spectator), by the one
+        redaction rule of meeple.core.events."""
+        return view_logs(self.public, self.private, seat)
 
 
 def log_views(cached: LogViews[E] | None, log: Sequence[E], visibility: Callable[[E], int],

@@ -14,6 +14,7 @@ from typing import Any, Self
 
 from meeple.core.contract import JSON, GameState
 from meeple.core.errors import InvalidState
+from meeple.core.events import view_logs
 from meeple.core.logview import log_views, public_only
 from meeple.core.rng import Rng
 from meeple.games.burgundy import actions as act
@@ -1239,8 +1240,7 @@ class BurgundyState(GameState[BAction]):
             "is_over": self.is_over,
             "winners": self.winners() if self.is_over else None,
             "final": [dict(f) for f in self.final] if self.final is not None else None,
-            "log": list(logs.public),
-            "private_log": [dict(e) for e in self.private_log[seat]] if seat is not None else [],
+            **view_logs(logs.public, {s: map(dict, entries) for s, entries in enumerate(self.private_log)}, seat),
         }
 
     def _pending_view(self) -> JSON | None:

@@ -147,8 +147,7 @@ def build_view(state: CaylusState, seat: int | None) -> dict[str, Any]:
         "removed_neutral": [TILES[t].slug for t in state.removed],
         "pending_favours": [[s, c] for s, c in state.fstack],
         "options": dict(state.options),
-        "log": list(logs.public),
-        "private_log": [],
+        **logs.for_view(seat),
     }
     if state.is_over:
         view["final_scores"] = state.final_scores()

@@ -216,7 +216,7 @@ _WALL_BIT = 1 << GREAT_WALL
 
 
 def _visibility(entry: LogEntry) -> int:
-    """Who sees a log entry: ``-1`` everyone, else that one seat."""
+    """Who sees a log entry: ``PUBLIC`` (-1) everyone, else that one seat (meeple/core/events.py)."""
     return int(entry[0])
 
 class Rules:
@@ -1329,8 +1329,7 @@ class CitadelsState(GameState[Act]):
             "hand": [DISTRICT_SLUGS[d] for d in self.hands[seat]] if seat is not None else None,
             "characters": characters,
             "pending": self._pending_view(seat),
-            "log": list(logs.public),
-            "private_log": logs.private_log(seat),
+            **logs.for_view(seat),
         }
         if over:
             view["final"] = {

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any, Self
 
 from meeple.core.contract import JSON, GameState
+from meeple.core.events import PUBLIC
 from meeple.core.logview import log_views
 from meeple.core.rng import Rng
 from meeple.games.card_knowledge import (
@@ -73,7 +74,6 @@ from meeple.games.palais_royal.rules import (
 
 SETUP, PLAY, OVER = 0, 1, 2
 PHASES = ("setup", "play", "over")
-PUBLIC = -1  # log visibility: everyone
 STEP_NAMES = ("", "gate", "stairs", "mint/king/pomp", "recruit", "back door")
 _END_ONLY: tuple[PalaisAction, ...] = (A.END_ACTION,)
 _GATE_THEN_END: tuple[PalaisAction, ...] = (A.GATE_POOL, A.END_ACTION)
@@ -866,8 +866,7 @@ class PalaisRoyalState(GameState[PalaisAction]):
             "pending": self._pending_view(seat),
             "scores": self.score_breakdown(),
             "winners": self.winners() if self.phase == OVER else None,
-            "log": list(logs.public),
-            "private_log": logs.private_log(seat),
+            **logs.for_view(seat),
         }
         return view
 
