@@ -12,6 +12,15 @@ least wants more load on; Redis pub/sub costs the database nothing and a message
 
 The hub also keeps each table's last few updates (``RECENT``) so a client that reconnects with the
 version it has (to this process or another that saw them) gets only what it missed.
+
+Table affinity (``RedisHub`` only): each running table has one owner process, recorded in Redis
+(``meeple:owner:<id>``) with a lease the owner's heartbeat renews. The owner applies the table's moves
+and undos; another process forwards them to the owner over the owner's own channel
+(``meeple:hub:<origin>``) and gets back the refusal or nothing, the update arriving as any other. So
+the owner's copy is always current and the others only follow updates, instead of each process
+reading the moves it missed from the database before it can apply its own. An owner that does not
+answer within ``FORWARD_TIMEOUT`` (dead, or its lease lapsed) is replaced by the process that asked:
+the append's unique (table, move number) still makes every move happen once, whoever applies it.
 """
 
 from __future__ import annotations
@@ -36,6 +45,50 @@ RECENT = 8
 SPECTATOR = "spectator"
 HEARTBEAT = 5.0
 """Seconds between a process's proofs of life in Redis; one missing for ``3 * HEARTBEAT`` is dead."""
+
+
+LEASE_MS = int(3 * HEARTBEAT * 1000)
+"""How long a table's owner keeps it without renewing (its heartbeat renews every ``HEARTBEAT``)."""
+FORWARD_TIMEOUT = 2.0
+"""Seconds a process waits for the owner's answer to a forwarded move before taking the table over."""
+
+# Take the table over if its owner is still ``ARGV[1]`` (the one that did not answer) or nobody: the
+# new owner (ours, or whoever took it first) is returned.
+TAKE_OVER = """
+local owner = redis.call('GET', KEYS[1])
+if (not owner) or owner == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+  return ARGV[2]
+end
+return owner
+"""
+# Renew each lease still ours (ARGV[1]); 1 where renewed, 0 where another process has the table now.
+RENEW = """
+local renewed = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[2])
+    renewed[i] = 1
+  else
+    renewed[i] = 0
+  end
+end
+return renewed
+"""
+# Let go of the leases still ours, so another process takes the tables at once (a clean stop).
+RELEASE = """
+for _, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then redis.call('DEL', key) end
+end
+return 0
+"""
+
+
+class OwnerSilent(Exception):
+    """The owner of a table did not answer a forwarded request in time (or nobody listens on its channel)."""
+
+
+ForwardHandler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
 
 
 def seat_key(seat: int | None) -> str:
@@ -132,6 +185,12 @@ class Hub:
         self.presence_listeners: list[PresenceListener] = []
         """Told the table whose seats' presence changed without an update (a process died)."""
         self.shared = False  # whether other processes change tables too
+        self.counts = {"applied": 0, "forwarded": 0, "taken_over": 0}
+        """Moves and undos this process applied, forwarded to an owner, and tables it took over from a
+        silent owner (written with its heartbeat where processes share a site)."""
+        self.forward_handler: ForwardHandler | None = None
+        """Applies a request another process forwarded here; returns the answer: ``{"refusal": JSON}`` or
+        ``{"version": N}`` (the table's version after it)."""
 
     @property
     def redis(self) -> Any:
@@ -144,6 +203,23 @@ class Hub:
 
     async def stop(self) -> None:
         pass
+
+    async def owner(self, table_id: str) -> str | None:
+        """The process that applies ``table_id``'s moves, if not this one (one process: always this one)."""
+        return None
+
+    async def forward(self, owner: str, request: dict[str, Any]) -> dict[str, Any]:
+        """Have ``owner`` apply ``request``: its answer (see ``forward_handler``); ``OwnerSilent`` if it
+        does not answer."""
+        raise OwnerSilent(owner)
+
+    async def take_over(self, table_id: str, silent: str) -> str | None:
+        """Own ``table_id`` in place of ``silent``: ``None`` when this process owns it now, else the
+        process that took it first."""
+        return None
+
+    def disown(self, table_id: str) -> None:
+        """Stop renewing ``table_id``'s lease (the game is over or the table left memory)."""
 
     async def subscribe(self, table_id: str, subscriber: Subscriber) -> None:
         self.local.setdefault(table_id, []).append(subscriber)
@@ -242,9 +318,12 @@ class Hub:
 class RedisHub(Hub):
     """Fan-out across processes over Redis pub/sub (redis-py's asyncio client)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, owns_tables: bool = True) -> None:
         super().__init__()
         self.url = url
+        self.owns_tables = owns_tables
+        """``False`` for a bot worker: it forwards its moves to a table's owner but never becomes one
+        (it holds no sockets, so owning would only add a hop for everyone else)."""
         self.shared = True
         self._outbox: asyncio.Queue[Update | None] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
@@ -253,6 +332,18 @@ class RedisHub(Hub):
         self._pubsub: Any = None
         self._written_online: dict[str, list[int]] = {}
         self._written_watching: dict[str, int] = {}
+        self.owned: set[str] = set()
+        self._answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._handling: set[asyncio.Task[None]] = set()
+
+    @staticmethod
+    def owner_key(table_id: str) -> str:
+        return f"meeple:owner:{table_id}"
+
+    @staticmethod
+    def inbox(origin: str) -> str:
+        """The channel of one process: requests forwarded to it and answers to its own."""
+        return f"meeple:hub:{origin}"
 
     @staticmethod
     def channel(table_id: str) -> str:
@@ -283,8 +374,8 @@ class RedisHub(Hub):
         self._redis = redis.Redis.from_url(self.url)
         await self._redis.ping()
         self._pubsub = self._redis.pubsub()
-        await self._pubsub.subscribe(f"meeple:hub:{self.origin}")  # so the listener always has a subscription
-        await self._redis.set(self.alive_key(self.origin), 1, ex=int(3 * HEARTBEAT))
+        await self._pubsub.subscribe(self.inbox(self.origin))
+        await self._redis.set(self.alive_key(self.origin), dumps(self.counts), ex=int(3 * HEARTBEAT))
         self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._send()),
                        asyncio.create_task(self._heartbeat())]
 
@@ -302,6 +393,9 @@ class RedisHub(Hub):
                 await task
         with contextlib.suppress(Exception):
             await self._redis.delete(self.alive_key(self.origin))
+        if self.owned:
+            with contextlib.suppress(Exception):
+                await self._redis.eval(RELEASE, len(self.owned), *sorted(self.owned), self.origin)
         with contextlib.suppress(Exception):
             await self._pubsub.aclose()
         with contextlib.suppress(Exception):
@@ -371,6 +465,87 @@ class RedisHub(Hub):
             except Exception:
                 log.exception("publishing an update of table %s failed", update.table_id)
 
+    async def owner(self, table_id: str) -> str | None:
+        """The owner of ``table_id`` if another process; this one takes the lease when nobody has it.
+        Redis failing: ``None`` (apply here; the database still keeps each move once)."""
+        if table_id in self.owned:
+            return None
+        try:
+            if not self.owns_tables:
+                found = await self._redis.get(self.owner_key(table_id))
+                return None if found is None else (found.decode() if isinstance(found, bytes) else str(found))
+            previous = await self._redis.set(self.owner_key(table_id), self.origin, nx=True, px=LEASE_MS, get=True)
+        except Exception:
+            log.exception("reading the owner of table %s failed; applying here", table_id)
+            return None
+        owner = previous.decode() if isinstance(previous, bytes) else previous
+        if owner is None or owner == self.origin:
+            self.owned.add(table_id)
+            return None
+        return str(owner)
+
+    async def forward(self, owner: str, request: dict[str, Any]) -> dict[str, Any]:
+        request_id = secrets.token_hex(8)
+        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._answers[request_id] = answer
+        try:
+            message = dumps({"request": request_id, "from": self.origin, **request})
+            if not await self._redis.publish(self.inbox(owner), message):
+                raise OwnerSilent(owner)  # nobody listens there: the owner is gone
+            return await asyncio.wait_for(answer, FORWARD_TIMEOUT)
+        except TimeoutError:
+            raise OwnerSilent(owner) from None
+        finally:
+            self._answers.pop(request_id, None)
+
+    async def take_over(self, table_id: str, silent: str) -> str | None:
+        if not self.owns_tables:
+            return None
+        try:
+            owner = await self._redis.eval(TAKE_OVER, 1, self.owner_key(table_id), silent, self.origin, LEASE_MS)
+        except Exception:
+            log.exception("taking table %s over failed; applying here", table_id)
+            return None
+        owner = owner.decode() if isinstance(owner, bytes) else str(owner)
+        if owner != self.origin:
+            return owner
+        self.owned.add(table_id)
+        self.counts["taken_over"] += 1
+        log.warning("took table %s over from process %s, which did not answer", table_id, silent)
+        return None
+
+    def disown(self, table_id: str) -> None:
+        self.owned.discard(table_id)
+
+    def _inbox_message(self, data: str | bytes) -> None:
+        """A request forwarded to this process (answered from a task, off the listener) or an answer."""
+        try:
+            message = loads(data.decode() if isinstance(data, bytes) else data)
+            if "answer" in message:
+                waiting = self._answers.get(message["answer"])
+                if waiting is not None and not waiting.done():
+                    waiting.set_result(message)
+                return
+            request_id, sender = str(message["request"]), str(message["from"])
+        except (ValueError, KeyError, TypeError, AttributeError):
+            log.error("an unreadable message on this process's channel")
+            return
+        task = asyncio.create_task(self._answer(request_id, sender, message))
+        self._handling.add(task)
+        task.add_done_callback(self._handling.discard)
+
+    async def _answer(self, request_id: str, sender: str, request: dict[str, Any]) -> None:
+        try:
+            if self.forward_handler is None:
+                raise RuntimeError("no handler for forwarded requests")
+            answer = await self.forward_handler(request)
+        except Exception:
+            log.exception("a request forwarded by process %s failed", sender)
+            answer = {"refusal": {"type": "error", "code": "internal", "message": "the server failed; try again",
+                                  "status": 500}}
+        with contextlib.suppress(Exception):
+            await self._redis.publish(self.inbox(sender), dumps({**answer, "answer": request_id}))
+
     async def online_anywhere(self, table_id: str) -> set[int]:
         """Who is online at ``table_id``: here, and in every live process as the table's presence hash
         says now (read, not remembered: this process may not follow the table, and would not hear
@@ -425,7 +600,8 @@ class RedisHub(Hub):
         while True:
             await asyncio.sleep(HEARTBEAT)
             try:
-                await self._redis.set(self.alive_key(self.origin), 1, ex=int(3 * HEARTBEAT))
+                await self._redis.set(self.alive_key(self.origin), dumps(self.counts), ex=int(3 * HEARTBEAT))
+                await self._renew_leases()
                 origins = sorted({origin for remote in self.remote_online.values() for origin in remote}
                                  | {origin for counts in self.remote_watching.values() for origin in counts})
                 if not origins:
@@ -447,6 +623,16 @@ class RedisHub(Hub):
                     for listener in self.presence_listeners:
                         listener(table_id)
 
+    async def _renew_leases(self) -> None:
+        """Keep the tables this process owns; forget those another process took over meanwhile."""
+        owned = sorted(self.owned)
+        if not owned:
+            return
+        renewed = await self._redis.eval(RENEW, len(owned), *owned, self.origin, LEASE_MS)
+        for table_id, kept in zip(owned, renewed, strict=True):
+            if not kept:
+                self.owned.discard(table_id)
+
     async def _listen(self) -> None:
         while True:
             try:
@@ -467,6 +653,9 @@ class RedisHub(Hub):
                     event.set()
                 continue
             if message["type"] != "message":
+                continue
+            if channel == self.inbox(self.origin):
+                self._inbox_message(message["data"])
                 continue
             try:
                 update = Update.from_wire(message["data"])

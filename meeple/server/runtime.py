@@ -31,7 +31,7 @@ from meeple.core.registry import game_names, load_game
 from meeple.server.actions import legal_moves, no_moves, with_shape
 from meeple.server.auth import new_token, token_hash
 from meeple.server.clocks import BadClock, ClockSettings, ClockState, check_rule, profile_of, reclaimed_time
-from meeple.server.hub import SPECTATOR, Hub, Subscriber, Update, seat_key
+from meeple.server.hub import SPECTATOR, Hub, OwnerSilent, Subscriber, Update, seat_key
 from meeple.server.jsontext import dumps, loads
 from meeple.server.names import BadName, clean_name, name_key
 from meeple.server.patch import apply_patch, diff
@@ -263,6 +263,7 @@ class TableRuntime:
         the start, current player before, current player after)."""
         hub.listeners.append(self._heard)
         hub.presence_listeners.append(self._presence_lost)
+        hub.forward_handler = self._apply_forwarded
 
     def _heard(self, update: Update) -> None:
         """Another process changed a table: our copy (if any) is behind until it catches up. The views
@@ -343,6 +344,7 @@ class TableRuntime:
         for table_id in list(self.live)[: max(0, len(self.live) - LIVE_CACHE)]:
             idle = self.live[table_id]
             if table_id not in self.hub.local and not idle.lock.locked():
+                self.hub.disown(table_id)
                 del self.live[table_id]
                 self.hub.recent.pop(table_id, None)
 
@@ -405,6 +407,7 @@ class TableRuntime:
             self._remember_finished(table)
 
     def _remember_finished(self, table: LiveTable) -> None:
+        self.hub.disown(table.id)
         self.finished[table.id] = table
         while len(self.finished) > FINISHED_CACHE:
             self.finished.popitem(last=False)
@@ -705,15 +708,22 @@ class TableRuntime:
 
     # --- playing ------------------------------------------------------------------------------
 
-    async def act(self, table_id: str, seat: int | None, action: Any, version: Any, bot_job: int | None = None) -> None:
-        """Apply ``action`` for ``seat``; anything wrong raises ``Refused`` and changes nothing.
+    async def act(self, table_id: str, seat: int | None, action: Any, version: Any, bot_job: int | None = None,
+                  forwarded: bool = False) -> None:
+        """Apply ``action`` for ``seat`` (or have the table's owner process apply it); anything wrong
+        raises ``Refused`` and changes nothing.
 
-        ``bot_job``: the bot job (its version) this move fulfils, deleted with the move."""
+        ``bot_job``: the bot job (its version) this move fulfils, deleted with the move. ``forwarded``:
+        another process sent it here, the owner, to apply."""
         table = await self.get(table_id)
         if not isinstance(action, str) or not action or len(action) > MAX_ACTION_CHARS:
             raise Refused("malformed", "an action must be a notation string, as listed in your legal actions")
         if version is not None and type(version) is not int:
             raise Refused("malformed", "version must be an integer")
+        if not forwarded and await self._sent_to_owner(table, {"kind": "act", "table": table.id, "seat": seat,
+                                                               "action": action, "version": version,
+                                                               "bot_job": bot_job}):
+            return
         async with table.lock:
             for _attempt in range(3):
                 state, seat = await self._caught_up_for(table, seat, version)
@@ -802,6 +812,7 @@ class TableRuntime:
             table.status, table.finished_at = FINISHED, datetime.now(UTC)
             self.live.pop(table.id, None)
             self._remember_finished(table)
+        self.hub.counts["applied"] += 1
         await self._publish(table, start)
         self._turn_changed(table, seat, previous_player, current)
 
@@ -810,16 +821,19 @@ class TableRuntime:
         await self._commit(table, seat, action, None)
         await self._queue_bot(table, inserted=True)
 
-    async def undo(self, table_id: str, seat: int | None, moves: Any, version: Any) -> None:
+    async def undo(self, table_id: str, seat: int | None, moves: Any, version: Any, forwarded: bool = False) -> None:
         """Take back ``seat``'s last ``moves`` moves (all it may, if ``None``) at ``version``: one more row
         in the log, the state replayed without them, every seat told. Anything wrong raises ``Refused``
         and changes nothing. The mover's clock keeps running and the bonus of each move taken back is
-        taken back too (an undo never gains time)."""
+        taken back too (an undo never gains time). Sent to the table's owner process as a move is."""
         table = await self.get(table_id)
         if type(version) is not int:
             raise Refused("malformed", "an undo must say the version it takes back from")
         if moves is not None and type(moves) is not int:
             raise Refused("malformed", "moves must be a whole number")
+        if not forwarded and await self._sent_to_owner(table, {"kind": "undo", "table": table.id, "seat": seat,
+                                                               "moves": moves, "version": version}):
+            return
         async with table.lock:
             state, seat = await self._caught_up_for(table, seat, version)
             if state.current_player != seat:
@@ -857,7 +871,51 @@ class TableRuntime:
             table.ledger.add(seat, undo_notation(count))
             table.state = earlier
             table.known_version = max(table.known_version, table.version)
+            self.hub.counts["applied"] += 1
             await self._publish(table, start)
+
+    async def _sent_to_owner(self, table: LiveTable, request: dict[str, Any]) -> bool:
+        """Whether another process, the table's owner, applied ``request`` (a move or an undo) for us;
+        its refusal is raised here as it would have been. ``False``: apply it here (this process owns
+        the table, or took it over from an owner that did not answer)."""
+        if not self.hub.shared or table.status == FINISHED:
+            return False
+        owner = await self.hub.owner(table.id)
+        for _attempt in range(2):
+            if owner is None:
+                return False
+            try:
+                answer = await self.hub.forward(owner, request)
+            except OwnerSilent:
+                owner = await self.hub.take_over(table.id, owner)
+                continue
+            self.hub.counts["forwarded"] += 1
+            refusal = answer.get("refusal")
+            if isinstance(refusal, dict):
+                async with table.lock:  # the state sent along with the refusal is the table's as it is now
+                    await self.catch_up(table)
+                raise Refused(str(refusal.get("code")), str(refusal.get("message")), int(refusal.get("status", 400)))
+            version = answer.get("version")
+            if type(version) is int:  # until the owner's update arrives, our copy is known to be behind
+                table.known_version = max(table.known_version, version)
+            return True
+        return False
+
+    async def _apply_forwarded(self, request: dict[str, Any]) -> dict[str, Any]:
+        """A move or undo another process forwarded to this one, the table's owner: the refusal, or
+        the table's version after it."""
+        table_id, seat = str(request["table"]), request.get("seat")
+        seat = seat if type(seat) is int else None
+        try:
+            if request.get("kind") == "undo":
+                await self.undo(table_id, seat, request.get("moves"), request.get("version"), forwarded=True)
+            else:
+                bot_job = request.get("bot_job")
+                await self.act(table_id, seat, request.get("action"), request.get("version"),
+                               bot_job=bot_job if type(bot_job) is int else None, forwarded=True)
+        except Refused as refusal:
+            return {"refusal": {**refusal.to_json(), "status": refusal.status}}
+        return {"version": (await self.get(table_id)).version}
 
     async def publish_change(self, table: LiveTable) -> None:
         """Seats, clocks or events changed without a move (``timeouts``): every seat is told."""

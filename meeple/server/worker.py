@@ -28,7 +28,7 @@ async def run_bot_worker(settings: Settings, stop: asyncio.Event | None = None) 
     migrate(engine)
     store = Store(engine)
     writer = DatabaseWriter(store.sessions)
-    hub = RedisHub(settings.redis_url)
+    hub = RedisHub(settings.redis_url, owns_tables=False)
     runtime = TableRuntime(store, writer, hub, settings.bot_delay)
     runner = BotRunner(runtime, store, processes=settings.bot_processes, lease=settings.bot_lease,
                        delay=settings.bot_delay)

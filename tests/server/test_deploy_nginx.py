@@ -103,3 +103,83 @@ async def play_one_move_over_wss(public: str, tls: ssl.SSLContext, table_id: str
             assert reply["type"] != "error", reply
             if reply["type"] == "update" and reply["version"] > version:
                 return {"action": action, "index": version, "version": reply["version"]}
+
+
+def test_the_documented_multi_host_block_sends_each_tables_requests_to_one_host(tmp_path: Path) -> None:
+    """docs/deploy.md's block for several hosts (its ``map`` and ``upstream``, the hosts' addresses
+    replaced by two local backends) in a real nginx: every request of one table, socket or API or
+    page, reaches the same backend; different tables and the lobby use both."""
+    import re
+    import secrets
+    import subprocess
+    import sys
+
+    from tests.nginx_proxy import free_port
+
+    assert NGINX is not None
+    page = (Path(__file__).resolve().parents[2] / "docs" / "deploy.md").read_text()
+    section = page[page.index("## Several hosts behind one address"):]
+    block = re.search(r"```nginx\n(.*?)```", section, re.S)
+    assert block is not None, "docs/deploy.md shows no nginx block for several hosts"
+    backends = [free_port(), free_port()]
+    text = block.group(1)
+    for address, port in zip(("10.0.0.11:8000", "10.0.0.12:8000"), backends, strict=True):
+        assert text.count(f"server {address};") == 1
+        text = text.replace(f"server {address};", f"server 127.0.0.1:{port};")
+    port = free_port()
+    temp = "\n".join(f"{kind}_temp_path {tmp_path / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi",
+                                                                       "scgi"))
+    (tmp_path / "nginx.conf").write_text(f"""daemon off;
+master_process off;
+pid {tmp_path / 'nginx.pid'};
+error_log {tmp_path / 'error.log'} info;
+events {{ worker_connections 64; }}
+http {{
+    log_format upstream '$uri $upstream_addr';
+    access_log {tmp_path / 'access.log'} upstream;
+    {temp}
+    {text}
+    server {{
+        listen 127.0.0.1:{port};
+        location / {{ proxy_pass http://meeple; }}
+    }}
+}}
+""")
+    started = [subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", str(backend),
+                                 "--directory", str(tmp_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+               for backend in backends]
+    started.append(subprocess.Popen([NGINX, "-c", str(tmp_path / "nginx.conf"), "-e", str(tmp_path / "error.log")],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if all(httpx.get(f"http://127.0.0.1:{backend}/", timeout=1).status_code == 200
+                       for backend in [*backends, port]):
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, (tmp_path / "error.log").read_text()
+            time.sleep(0.1)
+        (tmp_path / "access.log").write_text("")
+        tables = [secrets.token_urlsafe(9) for _ in range(12)]
+        for table in tables:
+            for path in (f"/ws/tables/{table}", f"/api/tables/{table}", f"/api/tables/{table}/actions",
+                         f"/tables/{table}", f"/tables/{table}/replay"):
+                httpx.get(f"http://127.0.0.1:{port}{path}", timeout=5)
+        for _ in range(6):
+            httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=5)
+        time.sleep(0.3)  # the access log is written as each request ends
+        served: dict[str, set[str]] = {}
+        for line in (tmp_path / "access.log").read_text().splitlines():
+            uri, upstream = line.split()
+            parts = uri.split("/")
+            key = parts[parts.index("tables") + 1] if "tables" in parts else uri
+            served.setdefault(key, set()).add(upstream)
+    finally:
+        for process in started:
+            process.terminate()
+            process.wait(10)
+    assert all(len(served[table]) == 1 for table in tables), served
+    assert len(set().union(*(served[table] for table in tables))) == 2, served
+    assert len(served["/api/games"]) == 2, served

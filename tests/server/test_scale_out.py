@@ -365,6 +365,101 @@ def test_a_seat_online_through_another_process_shows_online_and_goes_offline_whe
     assert after_kill == [False, False, True, False]
 
 
+def owner_of(table_id: str, servers: list[Process]) -> Process:
+    """The server whose process holds ``table_id``'s lease in Redis (its origin starts with its pid)."""
+    import redis
+
+    assert REDIS is not None
+    client = redis.Redis.from_url(REDIS)
+    try:
+        origin = client.get(f"meeple:owner:{table_id}")
+    finally:
+        client.close()
+    assert origin is not None, "nobody owns the table"
+    return next(server for server in servers if origin.decode().startswith(f"{server.process.pid}-"))
+
+
+def counts_of(server: Process) -> dict[str, int]:
+    """What the server's last heartbeat said it did: moves applied, forwarded, tables taken over."""
+    import redis
+
+    assert REDIS is not None
+    client = redis.Redis.from_url(REDIS)
+    try:
+        keys = list(client.scan_iter(match=f"meeple:alive:{server.process.pid}-*"))
+        raw = client.get(keys[0]) if keys else None
+    finally:
+        client.close()
+    counts: dict[str, int] = json.loads(raw) if raw and raw != b"1" else {}
+    return counts
+
+
+def heard_counts(server: Process, done: Any, seconds: float = 30) -> dict[str, int]:
+    """The server's counts once ``done(counts)`` holds (they are written every heartbeat, 5 s)."""
+    deadline = time.monotonic() + seconds
+    while not done(counts := counts_of(server)):
+        assert time.monotonic() < deadline, f"the heartbeat never said so: {counts}"
+        time.sleep(0.5)
+    return counts
+
+
+def test_moves_sent_through_two_processes_are_all_applied_by_the_tables_owner(
+        site: dict[str, str], processes: list[Process], tmp_path: Path) -> None:
+    a = Process.server(site, tmp_path, "a")
+    b = Process.server(site, tmp_path, "b")
+    processes += [a, b]
+    table_id, tokens = citadels_table(a.url, [b.url, a.url, b.url])
+    rng = random.Random(3)
+    clients = [SeatClient([[a.url, b.url][seat % 2]], table_id, token, rng) for seat, token in enumerate(tokens)]
+    target = 30
+    play(clients, target, 40)
+    moves = stored_moves(site, table_id)
+    assert len(moves) >= target and [idx for idx, _ in moves] == list(range(len(moves)))
+    assert {seat for _, seat in moves} == {0, 1, 2, 3}  # seats on both processes moved
+    for client in clients:
+        assert client.state is not None and not client.errors, client.errors
+        start = (client.first_version or 0) + 1
+        assert client.applied == list(range(start, start + len(client.applied))), client.applied
+        assert [entry["seat"] for entry in client.state["log"]] == [seat for _, seat in moves[:client.state["version"]]]
+    owner = owner_of(table_id, [a, b])
+    other = b if owner is a else a
+    owned = heard_counts(owner, lambda counts: counts.get("applied") == len(moves))
+    forwarded = heard_counts(other, lambda counts: counts.get("forwarded", 0) > 0)
+    assert owned["forwarded"] == 0 and owned["taken_over"] == 0
+    assert forwarded["applied"] == 0 and forwarded["taken_over"] == 0  # it applied none: it forwarded them
+
+
+def test_when_a_tables_owner_is_killed_the_other_process_takes_it_over_within_seconds(
+        site: dict[str, str], processes: list[Process], tmp_path: Path) -> None:
+    a = Process.server(site, tmp_path, "a")
+    b = Process.server(site, tmp_path, "b")
+    processes += [a, b]
+    table_id, tokens = citadels_table(a.url, [b.url, a.url, b.url])
+    rng = random.Random(4)
+    clients = [SeatClient([a.url, b.url] if seat % 2 == 0 else [b.url, a.url], table_id, token, rng)
+               for seat, token in enumerate(tokens)]
+    play(clients, 12, 30)
+    owner = owner_of(table_id, [a, b])
+    survivor = b if owner is a else a
+    at_kill = len(stored_moves(site, table_id))
+    owner.kill()
+    started = time.monotonic()
+    play(clients, at_kill + 1, 20)
+    took = time.monotonic() - started
+    assert all(c.state is not None and c.state["version"] > at_kill for c in clients), "play stopped with the owner"
+    assert took < 20
+    play(clients, at_kill + 12, 40)
+    moves = stored_moves(site, table_id)
+    assert [idx for idx, _ in moves] == list(range(len(moves))) and len(moves) >= at_kill + 12
+    for client in clients:
+        assert client.state is not None and client.state["version"] >= at_kill + 12
+        log = [entry["seat"] for entry in client.state["log"]]
+        assert log == [s for _, s in moves[:len(log)]]  # nothing lost, nothing twice
+        assert all(code["code"] in ("stale", "not_your_turn") for code in client.errors), client.errors
+    assert owner_of(table_id, [survivor]) is survivor
+    heard_counts(survivor, lambda counts: counts.get("taken_over") == 1)
+
+
 WORKER = """
 import asyncio, sys, time
 from meeple.bots import BOT_KINDS
