@@ -375,7 +375,7 @@ def owner_of(table_id: str, servers: list[Process]) -> Process:
         origin = client.get(f"meeple:owner:{table_id}")
     finally:
         client.close()
-    assert origin is not None, "nobody owns the table"
+    assert isinstance(origin, bytes), "nobody owns the table"
     return next(server for server in servers if origin.decode().startswith(f"{server.process.pid}-"))
 
 
@@ -427,6 +427,18 @@ def test_moves_sent_through_two_processes_are_all_applied_by_the_tables_owner(
     forwarded = heard_counts(other, lambda counts: counts.get("forwarded", 0) > 0)
     assert owned["forwarded"] == 0 and owned["taken_over"] == 0
     assert forwarded["applied"] == 0 and forwarded["taken_over"] == 0  # it applied none: it forwarded them
+    # a refusal made by the owner reaches the client through the other process as it is
+    version = len(moves)
+    current = httpx.get(f"{owner.url}/api/tables/{table_id}").json()["current_player"]
+    waiting = (current + 1) % 4
+    for seat, body in ((current, {"action": "no such move", "version": version}),
+                       (current, {"action": "no such move", "version": version - 1}),
+                       (waiting, {"action": "no such move", "version": version})):
+        answers = [httpx.post(f"{server.url}/api/tables/{table_id}/actions", json=body,
+                              headers={"X-Meeple-Token": tokens[seat]}) for server in (owner, other)]
+        assert answers[0].status_code == answers[1].status_code >= 400
+        assert answers[0].json() == answers[1].json() and answers[0].json()["type"] == "error"
+    assert len(stored_moves(site, table_id)) == version
 
 
 def test_when_a_tables_owner_is_killed_the_other_process_takes_it_over_within_seconds(
