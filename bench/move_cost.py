@@ -53,13 +53,18 @@ async def measure(tables: int, at: int, moves: int, seed: int, redis: str | None
         rng = random.Random(seed)
         sent = [0, 0]
         seen: dict[tuple[str, int], int] = {}  # (table, seat) -> the newest version its socket was sent
+        offered: dict[tuple[str, int], tuple[int, list[str], bool]] = {}  # (table, seat) -> (version, legal, over)
         arrived = asyncio.Event()
 
         def socket(table_id: str, seat: int) -> Callable[[str], Awaitable[None]]:
             async def send(text: str) -> None:
                 sent[0] += 1
                 sent[1] += len(text)
-                seen[table_id, seat] = max(seen.get((table_id, seat), 0), orjson.loads(text).get("version", 0))
+                message = orjson.loads(text)
+                version = message.get("version", 0)
+                if version >= seen.get((table_id, seat), 0):
+                    seen[table_id, seat] = version
+                    offered[table_id, seat] = (version, message.get("legal") or [], bool(message.get("is_over")))
                 arrived.set()
             return send
 
@@ -76,21 +81,17 @@ async def measure(tables: int, at: int, moves: int, seed: int, redis: str | None
                 await runtime_of(seat).open_socket(table_id, token, None, socket(table_id, seat))
             ids.append(table_id)
 
-        last_mover = dict.fromkeys(ids, runtimes[0])  # whose copy of each table is up to date
-
         async def play(rounds: int) -> int:
+            """Each round, each table's seat to move picks from what its socket was sent, as a client
+            does (no server copy is read, so none is caught up on the benchmark's behalf)."""
             played = 0
             for _ in range(rounds):
                 for table_id in ids:
-                    table = await last_mover[table_id].get(table_id)
-                    if table.state is None or table.state.is_over or table.state.current_player is None:
+                    movers = [(seat, offered[table_id, seat]) for seat in range(4) if offered[table_id, seat][1]]
+                    if not movers or offered[table_id, 0][2]:
                         continue
-                    seat = table.state.current_player
-                    mover = runtime_of(seat)
-                    copy = await mover.get(table_id)  # catches up first if the other moved meanwhile
-                    version = copy.version
-                    await mover.act(table_id, seat, rng.choice(copy.legal_for(seat)["legal"]), version)
-                    last_mover[table_id] = mover
+                    seat, (version, legal, _over) = movers[0]
+                    await runtime_of(seat).act(table_id, seat, rng.choice(legal), version)
                     while any(seen.get((table_id, s), 0) <= version for s in range(4)):
                         arrived.clear()
                         try:

@@ -218,6 +218,10 @@ class Hub:
         process that took it first."""
         return None
 
+    def owns_elsewhere(self, table_id: str) -> bool:
+        """Whether this process forwarded a move of ``table_id`` to its owner and does not own it since."""
+        return False
+
     def disown(self, table_id: str) -> None:
         """Stop renewing ``table_id``'s lease (the game is over or the table left memory)."""
 
@@ -333,6 +337,9 @@ class RedisHub(Hub):
         self._written_online: dict[str, list[int]] = {}
         self._written_watching: dict[str, int] = {}
         self.owned: set[str] = set()
+        self.forwarding: dict[str, str] = {}
+        """The owner (another process) each table's moves were last forwarded to: asked again only when
+        it stops answering (an old owner that answers still applies them, once, as any process may)."""
         self._answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._handling: set[asyncio.Task[None]] = set()
 
@@ -470,6 +477,8 @@ class RedisHub(Hub):
         Redis failing: ``None`` (apply here; the database still keeps each move once)."""
         if table_id in self.owned:
             return None
+        if table_id in self.forwarding:
+            return self.forwarding[table_id]
         try:
             if not self.owns_tables:
                 found = await self._redis.get(self.owner_key(table_id))
@@ -482,6 +491,7 @@ class RedisHub(Hub):
         if owner is None or owner == self.origin:
             self.owned.add(table_id)
             return None
+        self.forwarding[table_id] = str(owner)
         return str(owner)
 
     async def forward(self, owner: str, request: dict[str, Any]) -> dict[str, Any]:
@@ -508,14 +518,20 @@ class RedisHub(Hub):
             return None
         owner = owner.decode() if isinstance(owner, bytes) else str(owner)
         if owner != self.origin:
+            self.forwarding[table_id] = owner
             return owner
         self.owned.add(table_id)
+        self.forwarding.pop(table_id, None)
         self.counts["taken_over"] += 1
         log.warning("took table %s over from process %s, which did not answer", table_id, silent)
         return None
 
+    def owns_elsewhere(self, table_id: str) -> bool:
+        return table_id in self.forwarding
+
     def disown(self, table_id: str) -> None:
         self.owned.discard(table_id)
+        self.forwarding.pop(table_id, None)
 
     def _inbox_message(self, data: str | bytes) -> None:
         """A request forwarded to this process (answered from a task, off the listener) or an answer."""

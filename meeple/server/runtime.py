@@ -273,7 +273,9 @@ class TableRuntime:
         if table is not None:
             table.known_version = max(table.known_version, update.version)
             table.seats_stale = table.seats_stale or update.seats_changed
-            if update.is_move and table.views and table.views_version == update.start:
+            if update.is_move and self.hub.owns_elsewhere(update.table_id):
+                table.views.clear()  # the owner makes the patches; computed afresh if this process takes over
+            elif update.is_move and table.views and table.views_version == update.start:
                 self._follow_views(table, update)
 
     @staticmethod
@@ -715,15 +717,17 @@ class TableRuntime:
 
         ``bot_job``: the bot job (its version) this move fulfils, deleted with the move. ``forwarded``:
         another process sent it here, the owner, to apply."""
-        table = await self.get(table_id)
         if not isinstance(action, str) or not action or len(action) > MAX_ACTION_CHARS:
+            await self.get(table_id)  # an unknown table is refused as such first
             raise Refused("malformed", "an action must be a notation string, as listed in your legal actions")
         if version is not None and type(version) is not int:
+            await self.get(table_id)
             raise Refused("malformed", "version must be an integer")
-        if not forwarded and await self._sent_to_owner(table, {"kind": "act", "table": table.id, "seat": seat,
-                                                               "action": action, "version": version,
-                                                               "bot_job": bot_job}):
+        if not forwarded and await self._sent_to_owner(table_id, {"kind": "act", "table": table_id, "seat": seat,
+                                                                  "action": action, "version": version,
+                                                                  "bot_job": bot_job}):
             return
+        table = await self.get(table_id)
         async with table.lock:
             for _attempt in range(3):
                 state, seat = await self._caught_up_for(table, seat, version)
@@ -826,14 +830,16 @@ class TableRuntime:
         in the log, the state replayed without them, every seat told. Anything wrong raises ``Refused``
         and changes nothing. The mover's clock keeps running and the bonus of each move taken back is
         taken back too (an undo never gains time). Sent to the table's owner process as a move is."""
-        table = await self.get(table_id)
         if type(version) is not int:
+            await self.get(table_id)  # an unknown table is refused as such first
             raise Refused("malformed", "an undo must say the version it takes back from")
         if moves is not None and type(moves) is not int:
+            await self.get(table_id)
             raise Refused("malformed", "moves must be a whole number")
-        if not forwarded and await self._sent_to_owner(table, {"kind": "undo", "table": table.id, "seat": seat,
-                                                               "moves": moves, "version": version}):
+        if not forwarded and await self._sent_to_owner(table_id, {"kind": "undo", "table": table_id, "seat": seat,
+                                                                  "moves": moves, "version": version}):
             return
+        table = await self.get(table_id)
         async with table.lock:
             state, seat = await self._caught_up_for(table, seat, version)
             if state.current_player != seat:
@@ -874,11 +880,15 @@ class TableRuntime:
             self.hub.counts["applied"] += 1
             await self._publish(table, start)
 
-    async def _sent_to_owner(self, table: LiveTable, request: dict[str, Any]) -> bool:
+    async def _sent_to_owner(self, table_id: str, request: dict[str, Any]) -> bool:
         """Whether another process, the table's owner, applied ``request`` (a move or an undo) for us;
         its refusal is raised here as it would have been. ``False``: apply it here (this process owns
-        the table, or took it over from an owner that did not answer)."""
-        if not self.hub.shared or table.status == FINISHED:
+        the table, or took it over from an owner that did not answer). Our copy is not caught up
+        first: the owner's is current, and ours follows its updates."""
+        if not self.hub.shared:
+            return False
+        table = self.live.get(table_id) or self.finished.get(table_id) or await self.get(table_id)
+        if table.status == FINISHED:
             return False
         owner = await self.hub.owner(table.id)
         for _attempt in range(2):
@@ -907,6 +917,8 @@ class TableRuntime:
         table_id, seat = str(request["table"]), request.get("seat")
         seat = seat if type(seat) is int else None
         try:
+            await self.get(table_id)  # a known table: the lease is taken again if it lapsed meanwhile
+            await self.hub.owner(table_id)
             if request.get("kind") == "undo":
                 await self.undo(table_id, seat, request.get("moves"), request.get("version"), forwarded=True)
             else:
