@@ -13,7 +13,9 @@ moves per table, so the cost early and late in a game can be compared.
 
 ``--redis`` plays the same moves through two runtimes in this one process, as two server processes
 would: each with its own hub on Redis and its own writer, seats 0 and 2 holding their sockets on the
-first and seats 1 and 3 on the second, each seat acting on its own one. A move is counted once every
+first and seats 1 and 3 on the second, each seat acting on its own one with a move picked from what
+its socket was last sent (as a client does: no server copy is read, so none is caught up for the
+benchmark; with table affinity the one that does not own the table forwards). A move is counted once every
 socket of both has its update, so the figure is the CPU a move costs the two processes together,
 relay included (Redis's own CPU is not counted). The sockets read each message's version with
 orjson, so the benchmark's own share of the CPU counted stays small.
