@@ -10,6 +10,7 @@ process stops is dropped (and logged).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import smtplib
@@ -124,12 +125,20 @@ class Mailer:
     def _send(self, message: EmailMessage) -> None:
         settings = self.settings
         self.attempts += 1
-        with smtplib.SMTP(settings.host, settings.port, timeout=SMTP_TIMEOUT) as smtp:
+        smtp = smtplib.SMTP(settings.host, settings.port, timeout=SMTP_TIMEOUT)
+        try:
             if settings.starttls:
                 smtp.starttls(context=ssl.create_default_context())
             if settings.user:
                 smtp.login(settings.user, settings.password or "")
             smtp.send_message(message)
+        except BaseException:
+            smtp.close()
+            raise
+        # Accepted: a slow or failed goodbye must not make the mail count as unsent (and be sent twice).
+        with contextlib.suppress(OSError, smtplib.SMTPException):
+            smtp.quit()
+        smtp.close()
 
     async def stop(self, grace: float = 5.0) -> None:
         """Give the mails being sent ``grace`` seconds, then drop the rest (logged)."""

@@ -26,7 +26,7 @@ TURN_BASED = {"mode": "turn-based", "speed": "24h"}
 @pytest.fixture
 def fast_retries(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(mail, "RETRY_DELAYS", (0.3, 0.3, 0.3))
-    monkeypatch.setattr(mail, "SMTP_TIMEOUT", 2.0)
+    monkeypatch.setattr(mail, "SMTP_TIMEOUT", 10.0)  # 2 s timed out after the data was accepted on a loaded machine
 
 
 def alerts_of(client: TestClient) -> TurnAlerts:
