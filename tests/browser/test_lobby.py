@@ -187,9 +187,15 @@ def test_the_options_of_every_game_fit_a_phone(browser: Browser, server: Server)
     for language in ("en", "ja"):
         page.select_option("#language", language)
         expect(page.locator("html")).to_have_attribute("lang", language)
-        page.evaluate("() => { document.querySelector('details.options-box').open = true; }")
         for game in games:
             page.select_option("#game", game)
+            # the form may be drawn again (language, game) after the box was opened: open it until shown
+            page.wait_for_function("""() => {
+              const box = document.querySelector('details.options-box');
+              if (box) box.open = true;
+              const group = document.querySelector('.option-group');
+              return group !== null && group.offsetParent !== null;
+            }""")
             expect(page.locator(".option-group").first).to_be_visible()
             fits = page.evaluate("() => document.scrollingElement.scrollWidth <= window.innerWidth")
             assert fits, f"the lobby scrolls sideways with {game}'s options in {language}"
