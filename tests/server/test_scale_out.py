@@ -235,12 +235,19 @@ def stored_moves(env: dict[str, str], table_id: str) -> list[tuple[int, int]]:
     return [(row[0], row[1]) for row in rows]
 
 
-def test_one_tables_clients_spread_over_two_processes_each_see_every_move_in_order(
-        site: dict[str, str], processes: list[Process], tmp_path: Path) -> None:
+def two_servers_and_a_table(site: dict[str, str], processes: list[Process],
+                            tmp_path: Path) -> tuple[Process, Process, str, list[str]]:
+    """Servers A and B on one site, and a 4-seat Citadels table whose seats were taken through both."""
     a = Process.server(site, tmp_path, "a")
     b = Process.server(site, tmp_path, "b")
     processes += [a, b]
-    table_id, tokens = citadels_table(a.url, [b.url, a.url, b.url])  # seats taken through both
+    table_id, tokens = citadels_table(a.url, [b.url, a.url, b.url])
+    return a, b, table_id, tokens
+
+
+def test_one_tables_clients_spread_over_two_processes_each_see_every_move_in_order(
+        site: dict[str, str], processes: list[Process], tmp_path: Path) -> None:
+    a, b, table_id, tokens = two_servers_and_a_table(site, processes, tmp_path)
     rng = random.Random(1)
     clients = [SeatClient([[a.url, b.url][seat % 2]], table_id, token, rng) for seat, token in enumerate(tokens)]
     spectators = [SeatClient([url], table_id, None, rng) for url in (a.url, b.url)]
@@ -272,10 +279,7 @@ def test_one_tables_clients_spread_over_two_processes_each_see_every_move_in_ord
 
 def test_a_process_killed_mid_game_loses_nothing_and_applies_nothing_twice(
         site: dict[str, str], processes: list[Process], tmp_path: Path) -> None:
-    a = Process.server(site, tmp_path, "a")
-    b = Process.server(site, tmp_path, "b")
-    processes += [a, b]
-    table_id, tokens = citadels_table(a.url, [b.url, a.url, b.url])
+    a, b, table_id, tokens = two_servers_and_a_table(site, processes, tmp_path)
     rng = random.Random(2)
     # seats 0 and 2 play through A (then fail over to B), 1 and 3 through B
     clients = [SeatClient([a.url, b.url] if seat % 2 == 0 else [b.url], table_id, token, rng)
@@ -299,10 +303,7 @@ def test_a_process_killed_mid_game_loses_nothing_and_applies_nothing_twice(
 
 def test_the_same_move_sent_to_two_processes_at_once_is_applied_exactly_once(
         site: dict[str, str], processes: list[Process], tmp_path: Path) -> None:
-    a = Process.server(site, tmp_path, "a")
-    b = Process.server(site, tmp_path, "b")
-    processes += [a, b]
-    table_id, tokens = citadels_table(a.url, [b.url, a.url, b.url])
+    a, b, table_id, tokens = two_servers_and_a_table(site, processes, tmp_path)
 
     async def race() -> list[int]:
         outcomes: list[int] = []
@@ -405,10 +406,7 @@ def heard_counts(server: Process, done: Any, seconds: float = 30) -> dict[str, i
 
 def test_moves_sent_through_two_processes_are_all_applied_by_the_tables_owner(
         site: dict[str, str], processes: list[Process], tmp_path: Path) -> None:
-    a = Process.server(site, tmp_path, "a")
-    b = Process.server(site, tmp_path, "b")
-    processes += [a, b]
-    table_id, tokens = citadels_table(a.url, [b.url, a.url, b.url])
+    a, b, table_id, tokens = two_servers_and_a_table(site, processes, tmp_path)
     rng = random.Random(3)
     clients = [SeatClient([[a.url, b.url][seat % 2]], table_id, token, rng) for seat, token in enumerate(tokens)]
     target = 30
@@ -443,10 +441,7 @@ def test_moves_sent_through_two_processes_are_all_applied_by_the_tables_owner(
 
 def test_when_a_tables_owner_is_killed_the_other_process_takes_it_over_within_seconds(
         site: dict[str, str], processes: list[Process], tmp_path: Path) -> None:
-    a = Process.server(site, tmp_path, "a")
-    b = Process.server(site, tmp_path, "b")
-    processes += [a, b]
-    table_id, tokens = citadels_table(a.url, [b.url, a.url, b.url])
+    a, b, table_id, tokens = two_servers_and_a_table(site, processes, tmp_path)
     rng = random.Random(4)
     clients = [SeatClient([a.url, b.url] if seat % 2 == 0 else [b.url, a.url], table_id, token, rng)
                for seat, token in enumerate(tokens)]

@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 
-from tests.server.test_scale_out import Process, citadels_table, processes, site  # noqa: F401
+from tests.server.test_scale_out import Process, processes, site, two_servers_and_a_table  # noqa: F401
 
 
 def state(url: str, table_id: str, token: str) -> dict[str, Any]:
@@ -19,10 +19,7 @@ def state(url: str, table_id: str, token: str) -> dict[str, Any]:
 
 def test_an_undo_through_one_process_is_seen_by_the_other_and_its_version_never_reused(
         site: dict[str, str], processes: list[Process], tmp_path: Path) -> None:  # noqa: F811
-    a = Process.server(site, tmp_path, "a")
-    b = Process.server(site, tmp_path, "b")
-    processes += [a, b]
-    table_id, tokens = citadels_table(a.url, [b.url, a.url, b.url])
+    a, b, table_id, tokens = two_servers_and_a_table(site, processes, tmp_path)
     for _ in range(300):  # every seat plays its first legal action until one may take gold
         seen = {token: state(a.url, table_id, token) for token in tokens}
         mover = next((token for token, mine in seen.items() if "gold" in mine["legal"]), None)
