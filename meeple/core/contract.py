@@ -22,7 +22,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from meeple.core.errors import IllegalAction, InvalidOptions, InvalidSeat, InvalidState
-from meeple.core.observation import ActionInfo, ArgValue, Observation, ObservationAPI
+from meeple.core.observation import ActionInfo, ArgValue, Lens, Observation, ObservationAPI
 from meeple.core.options import Option, OptionSet, OptionValue
 from meeple.core.rng import Rng, as_rng
 
@@ -143,6 +143,13 @@ class Game(ABC, Generic[S]):
         """What ``seat`` may know of ``state`` as typed data; called through ``state.observation``."""
         return self._observation_api().observe(state, seat)
 
+    def lens(self, state: S, seat: int) -> Lens:
+        """A live window on ``state`` for ``seat``; called through ``state.lens``."""
+        api = self._observation_api()
+        if not hasattr(api, "lens"):
+            raise NotImplementedError(f"{self.title} offers no lens (its observation module has no lens())")
+        return api.lens(state, seat)
+
     def action_info(self, action: Action | str) -> ActionInfo:
         """An action (or its notation) as ``{notation, kind, args}``: the same object for the same action."""
         return self._observation_api().describe_action(action)
@@ -252,6 +259,14 @@ class GameState(ABC, Generic[A]):
         the logs); built only when asked for. ``None`` is a spectator."""
         self._check_seat(seat)
         return self.game.observe(self, seat)
+
+    def lens(self, seat: int) -> Lens:
+        """What ``seat`` may know, read live from this state when asked (see ``Lens``): the cheap
+        form of ``observation`` for bots deciding inside a search. Valid until the state changes."""
+        if seat is None:
+            raise InvalidSeat("a lens is for a seat that decides, not for a spectator")
+        self._check_seat(seat)
+        return self.game.lens(self, seat)
 
     def action_info(self, action: A | str) -> ActionInfo:
         """An action (or its notation) as ``{notation, kind, args}``; it need not be legal now."""
