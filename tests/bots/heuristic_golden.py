@@ -1,0 +1,92 @@
+"""Golden heuristic games: digests of seeded games between heuristic bots, so a heuristic that reads
+its facts another way (a lens instead of the engine's fields) provably decides the same.
+
+Each case is a game, a player count, options and a seed; ``game_digest`` plays it with
+``HeuristicBot(10 * seed + seat)`` on every seat and hashes the whole history, the scores and the
+winners. The expected digests were generated from the bots before they read lenses
+(``python -m tests.bots.heuristic_golden citadels palais_royal`` rewrites them) and are committed as
+``tests/bots/golden/<game>.json``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from meeple import load_game
+from meeple.core.contract import GameState
+
+SEEDS = (1, 2)
+#: Option sets beyond the defaults: a preset and one that changes costs, scoring or the end.
+OPTION_SETS: dict[str, list[dict[str, Any]]] = {
+    "citadels": [
+        {"preset": "original"},
+        {"overbuild": True, "complete_at": 8, "bonus_timing": "after_gather", "tie_break": "ffg",
+         "first_crown": "random", "great_wall_self": True, "haunted_last_round": False, "observatory_cost": 5},
+    ],
+    "palais_royal": [
+        {"preset": "first_game"},
+        {"initial_placement": "free_10", "cost_reduction": "orthogonal_diagonal", "edge_tie": "demote",
+         "privilege_activation": "immediate", "step3_order": "fixed", "gold_limited": True},
+        {"corner_edges": "none", "edge_tie": "full", "bonus_servant_from_rooms": False,
+         "winner_tiebreak": "shared", "discard_public": False, "hide_face_down_nobles": True,
+         "start_seat": "random", "round_limit": 12},
+    ],
+}
+
+
+def cases(name: str) -> list[tuple[int, dict[str, Any], int]]:
+    """Every (players, options, seed) a game's golden file covers: every player count, the defaults
+    and the option sets above."""
+    game = load_game(name)
+    return [(players, options, seed)
+            for players in range(game.min_players, game.max_players + 1)
+            for options in [{}, *OPTION_SETS.get(name, [])]
+            for seed in SEEDS]
+
+
+def case_key(players: int, options: dict[str, Any], seed: int) -> str:
+    return f"{players}p seed={seed} {json.dumps(options, sort_keys=True)}"
+
+
+def game_digest(name: str, players: int, options: dict[str, Any], seed: int) -> str:
+    """sha256 of the moves, scores and winners of one seeded game between heuristic bots."""
+    bot_class = importlib.import_module(f"meeple.bots.heuristics.{name}").HeuristicBot
+    state: GameState[Any] = load_game(name).new_game(players=players, seed=seed, options=options)
+    bots = [bot_class(10 * seed + seat) for seat in range(players)]
+    plies = 0
+    while not state.is_over and plies < 20_000:
+        seat = state.current_player
+        assert seat is not None
+        state.apply(bots[seat].choose(state))
+        plies += 1
+    digest = hashlib.sha256()
+    digest.update(json.dumps([list(state.history), state.scores(), state.winners()], default=str).encode())
+    return digest.hexdigest()
+
+
+def golden_path(name: str) -> Path:
+    return Path(__file__).parent / "golden" / f"{name}.json"
+
+
+def mismatches(name: str) -> list[str]:
+    """Keys of the cases whose game no longer matches the committed digest (or has none)."""
+    expected: dict[str, str] = json.loads(golden_path(name).read_text())
+    wrong = [case_key(*case) for case in cases(name) if expected.get(case_key(*case)) != game_digest(name, *case)]
+    return wrong + sorted(set(expected) - {case_key(*case) for case in cases(name)})
+
+
+def write_golden(name: str) -> None:
+    """Regenerate a game's golden file from the bots as they are now (only before changing a bot)."""
+    digests = {case_key(*case): game_digest(name, *case) for case in cases(name)}
+    golden_path(name).write_text(json.dumps(digests, indent=1, sort_keys=True) + "\n")
+
+
+if __name__ == "__main__":
+    for game_name in sys.argv[1:]:
+        write_golden(game_name)
+        print(game_name, len(cases(game_name)), "cases")

@@ -1,0 +1,18 @@
+"""The heuristic bots decide as they did before they read lenses: seeded heuristic-only games at every
+player count and several option sets give the committed digests (tests/bots/heuristic_golden.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bots.heuristic_golden import cases, golden_path, mismatches
+
+#: The games whose golden file exists (the other games' lens work adds theirs).
+GAMES = ["citadels", "palais_royal"]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_heuristic_games_play_as_recorded(name: str) -> None:
+    assert golden_path(name).exists()
+    assert len(cases(name)) >= 18
+    assert mismatches(name) == []
