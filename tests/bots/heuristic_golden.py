@@ -3,9 +3,10 @@ its facts another way (a lens instead of the engine's fields) provably decides t
 
 Each case is a game, a player count, options and a seed; ``game_digest`` plays it with
 ``HeuristicBot(10 * seed + seat)`` on every seat and hashes the whole history, the scores and the
-winners. The expected digests were generated from the bots before they read lenses
-(``python -m tests.bots.heuristic_golden citadels palais_royal`` rewrites them) and are committed as
-``tests/bots/golden/<game>.json``.
+winners, and for a bot with a ``ranked`` order (the search's candidates: Burgundy's) a fresh bot's
+ranking at every ``RANK_EVERY``-th ply. The expected digests were generated from the bots before they
+read lenses (``python -m tests.bots.heuristic_golden citadels palais_royal`` rewrites them) and are
+committed as ``tests/bots/golden/<game>.json``.
 """
 
 from __future__ import annotations
@@ -21,12 +22,24 @@ from meeple import load_game
 from meeple.core.contract import GameState
 
 SEEDS = (1, 2)
+RANK_EVERY = 5
 #: Option sets beyond the defaults: a preset and one that changes costs, scoring or the end.
 OPTION_SETS: dict[str, list[dict[str, Any]]] = {
     "citadels": [
         {"preset": "original"},
         {"overbuild": True, "complete_at": 8, "bonus_timing": "after_gather", "tie_break": "ffg",
          "first_crown": "random", "great_wall_self": True, "haunted_last_round": False, "observatory_cost": 5},
+    ],
+    "burgundy": [
+        {"preset": "variant_secret"},
+        {"preset": "variant_boards"},
+        {"tiebreak_empty": "most", "k06_pay_with_workers": True, "sale_vp": "per_sale",
+         "forced_building_effects": True, "board_variant_4": "b", "board_variant_8": "b"},
+    ],
+    "caylus": [
+        {"preset": "later_printing"},
+        {"lawyer_targets": "wood_stone", "pp_floor": False, "tower_full_penalty": "none",
+         "simplified_favours": True},
     ],
     "palais_royal": [
         {"preset": "first_game"},
@@ -58,14 +71,20 @@ def game_digest(name: str, players: int, options: dict[str, Any], seed: int) -> 
     bot_class = importlib.import_module(f"meeple.bots.heuristics.{name}").HeuristicBot
     state: GameState[Any] = load_game(name).new_game(players=players, seed=seed, options=options)
     bots = [bot_class(10 * seed + seat) for seat in range(players)]
+    rankings: list[list[str]] = []
     plies = 0
     while not state.is_over and plies < 20_000:
         seat = state.current_player
         assert seat is not None
+        if plies % RANK_EVERY == 0 and hasattr(bot_class, "ranked"):
+            rankings.append([str(action) for action in bot_class(10 * seed + seat).ranked(state)])
         state.apply(bots[seat].choose(state))
         plies += 1
     digest = hashlib.sha256()
-    digest.update(json.dumps([list(state.history), state.scores(), state.winners()], default=str).encode())
+    record: list[Any] = [list(state.history), state.scores(), state.winners()]
+    if rankings:
+        record.append(rankings)
+    digest.update(json.dumps(record, default=str).encode())
     return digest.hexdigest()
 
 

@@ -8,7 +8,7 @@ import pytest
 from tests.bots.heuristic_golden import cases, golden_path, mismatches
 
 #: The games whose golden file exists (the other games' lens work adds theirs).
-GAMES = ["citadels", "palais_royal"]
+GAMES = ["citadels", "burgundy", "caylus", "palais_royal"]
 
 
 @pytest.mark.parametrize("name", GAMES)
