@@ -15,14 +15,14 @@ from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 
 from meeple.core.contract import JSON
 from meeple.server.alerts import TurnAlerts, is_turn_based
 from meeple.server.auth import token_hash
 from meeple.server.i18n import LANGUAGES
+from meeple.server.pages import page_html
 from meeple.server.routes.common import SEAT_COOKIE_PREFIX, account_of, body_of, runtime_of, store_of
-from meeple.server.routes.pages import WEB
 from meeple.server.runtime import Refused
 from meeple.server.store import FINISHED, RUNNING
 
@@ -39,8 +39,8 @@ def alerts_of(request: Request) -> TurnAlerts:
 
 
 @router.get("/my", include_in_schema=False)
-async def my_games_page() -> FileResponse:
-    return FileResponse(WEB / "mygames.html")
+async def my_games_page() -> HTMLResponse:
+    return HTMLResponse(page_html("my_games"))
 
 
 def seat_token_hashes(request: Request) -> list[str]:

@@ -7,7 +7,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from meeple.bots import BOT_KINDS
 from meeple.core.contract import JSON
@@ -17,6 +17,7 @@ from meeple.server.components import components, games_with_components
 from meeple.server.explain import EXPLAINERS, explain
 from meeple.server.hosting import is_loopback, share_base
 from meeple.server.i18n import LANGUAGES, load_messages
+from meeple.server.pages import page_html
 from meeple.server.routes.common import runtime_of
 from meeple.server.runtime import DEFAULT_BOT_LEVEL, Refused
 
@@ -26,20 +27,20 @@ router = APIRouter()
 
 
 @router.get("/", include_in_schema=False)
-async def lobby_page() -> FileResponse:
-    return FileResponse(WEB / "index.html")
+async def lobby_page() -> HTMLResponse:
+    return HTMLResponse(page_html("lobby"))
 
 
 @router.get("/tables/{table_id}", include_in_schema=False)
-async def table_page(table_id: str, request: Request) -> FileResponse:
+async def table_page(table_id: str, request: Request) -> HTMLResponse:
     await runtime_of(request).get(table_id)
-    return FileResponse(WEB / "table.html")
+    return HTMLResponse(page_html("table"))
 
 
 @router.get("/tables/{table_id}/replay", include_in_schema=False)
-async def replay_page(table_id: str, request: Request) -> FileResponse:
+async def replay_page(table_id: str, request: Request) -> HTMLResponse:
     await runtime_of(request).get(table_id)
-    return FileResponse(WEB / "replay.html")
+    return HTMLResponse(page_html("replay"))
 
 
 @router.get("/api/games")

@@ -5,27 +5,27 @@ from __future__ import annotations
 import asyncio
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 
 from meeple.core.contract import JSON
 from meeple.core.registry import game_names, load_game
 from meeple.server.names import name_key
+from meeple.server.pages import page_html
 from meeple.server.ratings import MIN_GAMES_LISTED, MIN_MOVES_RATED
 from meeple.server.routes.common import store_of
-from meeple.server.routes.pages import WEB
 from meeple.server.runtime import Refused
 
 router = APIRouter()
 
 
 @router.get("/players/{name}", include_in_schema=False)
-async def profile_page(name: str) -> FileResponse:
-    return FileResponse(WEB / "player.html")
+async def profile_page(name: str) -> HTMLResponse:
+    return HTMLResponse(page_html("player"))
 
 
 @router.get("/leaderboard", include_in_schema=False)
-async def leaderboard_page() -> FileResponse:
-    return FileResponse(WEB / "leaderboard.html")
+async def leaderboard_page() -> HTMLResponse:
+    return HTMLResponse(page_html("leaderboard"))
 
 
 @router.get("/api/players/{name}")
