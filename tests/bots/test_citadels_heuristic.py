@@ -77,4 +77,4 @@ def test_the_bot_values_districts_at_their_points_under_the_options() -> None:
 
     for cost in (4, 5):
         state = GAME.new_game(players=4, seed=3, options={"observatory_cost": cost})
-        assert _Info(state, 0).points[OBSERVATORY] == cost == state.rules.points[OBSERVATORY]
+        assert _Info(state.lens(0)).points[OBSERVATORY] == cost == state.rules.points[OBSERVATORY]

@@ -1,11 +1,12 @@
 """A rule-of-thumb Citadels player: every decision scores the legal actions with a cheap evaluation.
 
-The bot reads only what its seat may know: every seat's gold, hand *count* and city, the crown, the
-deck *count*, the face-up discards, the revealed / murdered / robbed characters, the turn's public
-counters, its *own* hand, its own draft pools and drawn cards, and the public log plus its own private
-log entries (the same facts as ``view(seat)``, read from the state's public fields because building a
-view copies the whole log). Other hands, the deck order and unrevealed characters are never read.
-It never searches: a decision costs about a tenth of a millisecond.
+The bot reads only what its seat may know, through its seat's lens (``state.lens(seat)``, a
+``CitadelsLens``): every seat's gold, hand *count*, city and score, the face-up discards, the
+revealed / murdered characters, the turn's public counters, the costs and points under the options,
+its *own* hand, characters and marked cards, and its memory of this round's draft (the pools it was
+offered, the leftover it saw go face down, the order of the picks). Other hands, the deck order and
+unrevealed characters are out of its reach: it imports no engine module but the observation, the
+interned actions and the printed data. It never searches: a decision costs a few tens of µs.
 
 Rules of thumb it follows:
 
@@ -46,7 +47,7 @@ Ties are broken by a tiny noise from the bot's own seeded generator, so a seed g
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from meeple.core.contract import GameState
 from meeple.core.rng import Rng
@@ -97,18 +98,7 @@ from meeple.games.citadels.data import (
     UNIVERSITY,
     WARLORD,
 )
-from meeple.games.citadels.events import E_NO_ANSWER, E_PICKED, E_REVEAL, E_ROUND, E_SAW_FACE_DOWN
-from meeple.games.citadels.state import (
-    DRAFT_SCRIPTS,
-    P_DISCARD,
-    P_GRAVE,
-    P_KEEP,
-    P_PICK,
-    P_REDRAW,
-    P_TURN,
-    S_PICK,
-    CitadelsState,
-)
+from meeple.games.citadels.observation import CitadelsLens
 
 #: Extra worth (in points) of a unique district's ability, on top of its printed points.
 UNIQUE_BONUS: dict[int, float] = {
@@ -120,46 +110,53 @@ TAX_TYPE_OF: dict[int, int] = {KING: NOBLE, BISHOP: RELIGIOUS, MERCHANT: TRADE, 
 
 
 class _Info:
-    """The public facts of one decision, gathered once (seat-safe reads only)."""
+    """The public facts of one decision, read once from the seat's lens; the threats only when asked."""
 
-    __slots__ = ("cap", "cities", "cost", "gold", "hand", "hand_counts", "me", "n", "points", "threat", "types")
+    __slots__ = ("_threat", "cap", "cities", "cost", "gold", "hand", "hand_counts", "me", "my_types", "n", "points")
 
-    def __init__(self, st: CitadelsState, me: int) -> None:
-        self.me = me
-        self.n = st.players
-        self.cap = st.rules.cap
-        self.cost = st.rules.cost
-        self.points = st.rules.points  # under the options: a 5-gold Observatory scores 5
-        self.gold = st.gold
-        self.cities = st.cities
-        self.hand = st.hands[me]  # our own hand only
-        self.hand_counts = [len(h) for h in st.hands]  # public counts
-        self.types = [_types(city) for city in st.cities]
-        # How dangerous each seat is: city points, progress toward completion, gold and cards in reserve.
-        threat = []
-        for s in range(self.n):
-            city = st.cities[s]
-            pts = sum(self.points[d] for d in city)
-            size = len(city)
-            t = pts + 1.5 * size + 0.3 * st.gold[s] + 0.3 * self.hand_counts[s]
-            if size >= self.cap - 1:
-                t += 6.0
-            elif size >= self.cap - 2:
-                t += 2.5
-            threat.append(t)
-        self.threat = threat
+    def __init__(self, lens: CitadelsLens) -> None:
+        self.me = me = lens.seat
+        self.n = lens.players
+        self.cap = lens.complete_at
+        self.cost = lens.district_costs
+        self.points = lens.district_points  # under the options: a 5-gold Observatory scores 5
+        self.gold = lens.gold
+        self.cities = cities = lens.cities
+        self.hand = lens.hand  # our own hand only
+        self.hand_counts = lens.hand_counts  # public counts
+        self.my_types = _types(cities[me])
+        self._threat: list[float] | None = None
+
+    @property
+    def threat(self) -> list[float]:
+        """How dangerous each seat is: city points, progress toward completion, gold and cards in reserve."""
+        threat = self._threat
+        if threat is None:
+            threat = self._threat = []
+            points, gold, hand_counts, cap = self.points, self.gold, self.hand_counts, self.cap
+            for s, city in enumerate(self.cities):
+                size = len(city)
+                t = sum([points[d] for d in city]) + 1.5 * size + 0.3 * gold[s] + 0.3 * hand_counts[s]
+                if size >= cap - 1:
+                    t += 6.0
+                elif size >= cap - 2:
+                    t += 2.5
+                threat.append(t)
+        return threat
 
     def leader(self) -> int:
         """The most dangerous rival."""
+        threat = self.threat
         best, who = -1e9, -1
         for s in range(self.n):
-            if s != self.me and self.threat[s] > best:
-                best, who = self.threat[s], s
+            if s != self.me and threat[s] > best:
+                best, who = threat[s], s
         return who
 
     def danger(self, s: int) -> float:
         """A weight ≥ 0.3 for hurting seat ``s``: bigger for rivals ahead of us."""
-        rel = self.threat[s] - self.threat[self.me]
+        threat = self.threat
+        rel = threat[s] - threat[self.me]
         return max(0.3, 1.0 + rel / 8.0)
 
 
@@ -181,34 +178,36 @@ class HeuristicBot:
     # --- entry point ---------------------------------------------------------------------------
 
     def choose(self, state: GameState[Any]) -> Any:
-        st: CitadelsState = state  # type: ignore[assignment]
-        legal = st.legal_actions()
+        legal = cast("tuple[Act, ...]", state.legal_actions())
         if len(legal) == 1:
             return legal[0]
-        me = st.cur
-        info = _Info(st, me)
-        phase = st.phase
-        if phase == P_PICK:
-            return self._pick(st, info, legal)
-        if phase == P_DISCARD:
-            return self._discard(st, info, legal)
-        if phase == P_KEEP:
-            return self._best(legal, lambda a: self._card_value(info, a.a, st.rank, keep=True, drawn=st.drawn))
-        if phase == P_REDRAW:
+        me = state.current_player
+        assert me is not None
+        lens: CitadelsLens = state.lens(me)  # type: ignore[assignment]
+        info = _Info(lens)
+        phase = lens.phase
+        if phase == "pick":
+            return self._pick(lens, info, legal)
+        if phase == "discard":
+            return self._discard(lens, info, legal)
+        if phase == "keep":
+            return self._best(legal, lambda a: self._card_value(info, a.a, lens.character, keep=True,
+                                                                drawn=lens.drawn))
+        if phase == "redraw":
             useless = self._useless(info)
-            marked = list(st.marked)
+            marked = list(lens.marked or ())
             for a in legal:
                 if a.kind == K_REDRAW and a.a in useless and useless.count(a.a) > marked.count(a.a):
                     return a
             return REDRAW_DONE
-        if phase == P_GRAVE:
-            card = st.grave_card
-            if card not in info.hand and not (st.masks[me] >> card) & 1 and info.points[card] >= 2 \
+        if phase == "graveyard":
+            card = lens.graveyard_card
+            if card not in info.hand and not (lens.city_masks[me] >> card) & 1 and info.points[card] >= 2 \
                     and info.gold[me] >= 2:
                 return GRAVE_TAKE
             return GRAVE_PASS
-        if phase == P_TURN:
-            return self._turn(st, info, legal)
+        if phase == "turn":
+            return self._turn(lens, info, legal)
         return legal[0]
 
     def _best(self, legal: tuple[Act, ...], score: Any) -> Act:
@@ -246,7 +245,7 @@ class HeuristicBot:
         t = DISTRICT_TYPE[d]
         if d == HAUNTED_QUARTER:
             v += 1.0
-        elif not (info.types[me] >> t) & 1:
+        elif not (info.my_types >> t) & 1:
             v += 1.0 if len(city) < info.cap - 2 else 1.6
         v += UNIQUE_BONUS.get(d, 0.0)
         if t == CHARACTER_TAX[rank] if rank >= 0 else False:
@@ -266,45 +265,26 @@ class HeuristicBot:
 
     # --- the draft -----------------------------------------------------------------------------
 
-    def _holders(self, st: CitadelsState, me: int) -> list[list[float]]:
+    def _holders(self, lens: CitadelsLens, me: int) -> list[list[float]]:
         """P[c][s]: the chance that seat ``s`` holds character ``c``, from what this seat saw this round."""
-        n = st.players
-        log = st.log
-        i = len(log) - 1
-        my_picks: list[tuple[tuple[int, ...], int]] = []
-        seen_down: set[int] = set()
-        revealed: dict[int, int] = {}
-        nobody: set[int] = set()
-        crown = st.crown
-        while i >= 0:
-            e = log[i]
-            who, code = e[0], e[1]
-            if who < 0:
-                if code == E_ROUND:
-                    crown = e[3]
-                    break
-                if code == E_REVEAL:
-                    revealed[e[3]] = e[4]
-                elif code == E_NO_ANSWER:
-                    nobody.add(e[3])
-            elif who == me:
-                if code == E_PICKED:
-                    my_picks.append((e[3], e[4]))
-                elif code == E_SAW_FACE_DOWN:
-                    seen_down.add(e[3])
-            i -= 1
-        my_picks.reverse()
-        script = DRAFT_SCRIPTS[n]
-        pick_steps = [(k, (crown + off) % n) for k, (off, kind) in enumerate(script) if kind == S_PICK]
+        n = lens.players
+        my_picks = lens.offered_pools
+        seen_down = lens.leftover_seen
+        revealed = lens.revealed
+        character = lens.character
+        pick_steps = list(enumerate(lens.pick_order))
         # which pick-step index each of our picks was
         my_steps = [k for k, s in pick_steps if s == me]
-        faceup = set(st.faceup)
-        mine = {c for c in range(8) if st.holder[c] == me}  # our own characters only
+        faceup = lens.face_up
+        mine = lens.my_characters  # our own characters only
         P = [[0.0] * n for _ in range(8)]
         for c in range(8):
-            if c in faceup or c in seen_down or c in nobody or c in mine:
+            if c in faceup or c == seen_down or c in mine:
                 continue
-            if c in revealed:
+            # A rank called this round that did not answer is held by nobody (or was murdered).
+            if c < character and revealed[c] < 0:
+                continue
+            if revealed[c] >= 0:
                 P[c][revealed[c]] = 1.0
                 continue
             # Candidate pick steps, narrowed by every pool we saw.
@@ -316,10 +296,6 @@ class HeuristicBot:
                 k0 = my_steps[idx]
                 cands = {k for k in cands if k > k0} if c in pool else {k for k in cands if k < k0}
             seats = [s for k, s in pick_steps if k in cands]
-            # Ranks already called without an answer are settled above; a rank below the one being
-            # played that was not revealed is held by nobody (or was murdered, already revealed as such).
-            if st.phase >= P_TURN and c < st.rank and c != st.killed:
-                continue
             total = len(seats) + down
             if total <= 0:
                 continue
@@ -327,7 +303,7 @@ class HeuristicBot:
                 P[c][s] += 1.0 / total
         return P
 
-    def _char_gain(self, st: CitadelsState, info: _Info, seat: int, c: int) -> float:
+    def _char_gain(self, lens: CitadelsLens, info: _Info, seat: int, c: int) -> float:
         """This round's expected gain (gold-equivalents) of character ``c`` for ``seat``."""
         me = info.me
         n = info.n
@@ -335,7 +311,7 @@ class HeuristicBot:
         gold = info.gold[seat]
         size = len(city)
         cap = info.cap
-        mask = st.masks[seat]
+        mask = lens.city_masks[seat]
         school = (mask >> SCHOOL_OF_MAGIC) & 1
         near = [s for s in range(n) if s != seat and len(info.cities[s]) >= cap - 2]
         if c in TAX_TYPE_OF:
@@ -389,13 +365,13 @@ class HeuristicBot:
             return v
         return 0.0
 
-    def _pick(self, st: CitadelsState, info: _Info, legal: tuple[Act, ...]) -> Act:
+    def _pick(self, lens: CitadelsLens, info: _Info, legal: tuple[Act, ...]) -> Act:
         me = info.me
         gold = info.gold[me]
         leader = info.leader()
         def score(a: Act) -> float:
             c = a.a
-            v = self._char_gain(st, info, me, c)
+            v = self._char_gain(lens, info, me, c)
             # A rich hand is a Thief's target: ranks the Thief cannot rob are safer.
             if gold >= 5 and c in (ASSASSIN, THIEF):
                 v += 0.3 * (gold - 4)
@@ -403,27 +379,27 @@ class HeuristicBot:
                 v -= 0.1 * (gold - 4)
             # Deny what the leading rival would want.
             if leader >= 0:
-                v += 0.15 * self._char_gain(st, info, leader, c) * max(0.0, info.danger(leader) - 1.0)
+                v += 0.15 * self._char_gain(lens, info, leader, c) * max(0.0, info.danger(leader) - 1.0)
             return v
         return self._best(legal, score)
 
-    def _discard(self, st: CitadelsState, info: _Info, legal: tuple[Act, ...]) -> Act:
+    def _discard(self, lens: CitadelsLens, info: _Info, legal: tuple[Act, ...]) -> Act:
         opp = 1 - info.me if info.n == 2 else info.leader()
-        return self._best(legal, lambda a: self._char_gain(st, info, opp, a.a))
+        return self._best(legal, lambda a: self._char_gain(lens, info, opp, a.a))
 
     # --- the turn ------------------------------------------------------------------------------
 
-    def _turn(self, st: CitadelsState, info: _Info, legal: tuple[Act, ...]) -> Act:
+    def _turn(self, lens: CitadelsLens, info: _Info, legal: tuple[Act, ...]) -> Act:
         me = info.me
-        rank = st.rank
+        rank = lens.character
         kinds = {a.kind for a in legal}
         if K_KILL in kinds:
-            return self._kill(st, info, legal)
+            return self._kill(lens, info, legal)
         if K_ROB in kinds:
-            return self._rob(st, info, legal)
+            return self._rob(lens, info, legal)
         if TAX in legal:
             return TAX
-        if K_SWAP in kinds and not st.gathered:
+        if K_SWAP in kinds and not lens.gathered:
             swap = self._swap(info, legal)
             if swap is not None:
                 return swap
@@ -432,21 +408,21 @@ class HeuristicBot:
             for a in legal:
                 if a.kind == K_LAB and a.a in useless:
                     return a
-        if not st.gathered:
-            return self._gather(st, info, legal)
+        if not lens.gathered:
+            return self._gather(lens, info, legal)
         builds = [a for a in legal if a.kind == K_BUILD]
         if builds:
             best = self._best(tuple(builds), lambda a: self._card_value(info, a.a, rank))
-            if self._card_value(info, best.a, rank) > 0 and self._should_build(st, info, best.a):
+            if self._card_value(info, best.a, rank) > 0 and self._should_build(lens, info, best.a):
                 return best
-        if K_SMITHY in kinds and st.builds_left:
+        if K_SMITHY in kinds and lens.builds_left:
             useful = len(info.hand) - len(self._useless(info))
-            if useful <= 1 and info.gold[me] >= st.rules.smithy_price + 2:
+            if useful <= 1 and info.gold[me] >= lens.smithy_price + 2:
                 for a in legal:
                     if a.kind == K_SMITHY:
                         return a
         if K_DESTROY in kinds:
-            d = self._destroy(st, info, legal)
+            d = self._destroy(lens, info, legal)
             if d is not None:
                 return d
         if K_REDRAW in kinds:
@@ -457,26 +433,26 @@ class HeuristicBot:
                         return a
         return END
 
-    def _should_build(self, st: CitadelsState, info: _Info, d: int) -> bool:
+    def _should_build(self, lens: CitadelsLens, info: _Info, d: int) -> bool:
         """Completing the city ends the game: only do it if we would not finish behind."""
         me = info.me
         if len(info.cities[me]) + 1 < info.cap:
             return True
-        scores = st.scores()
-        mine = scores[me] + info.points[d] + (4 if st.first_complete < 0 else 2)
-        if (info.types[me] | 1 << DISTRICT_TYPE[d]) == 31 and info.types[me] != 31:
+        scores = lens.scores
+        mine = scores[me] + info.points[d] + (4 if lens.first_complete < 0 else 2)
+        if (info.my_types | 1 << DISTRICT_TYPE[d]) == 31 and info.my_types != 31:
             mine += 3
         best_other = max(scores[s] for s in range(info.n) if s != me)
-        return mine >= best_other or st.first_complete >= 0
+        return mine >= best_other or lens.first_complete >= 0
 
-    def _gather(self, st: CitadelsState, info: _Info, legal: tuple[Act, ...]) -> Act:
+    def _gather(self, lens: CitadelsLens, info: _Info, legal: tuple[Act, ...]) -> Act:
         if DRAW not in legal:
             return GOLD
         me = info.me
         gold = info.gold[me]
         city = info.cities[me]
         useful = sorted({d for d in info.hand if d not in city}, key=lambda d: info.cost[d])
-        if st.rank == ARCHITECT:
+        if lens.character == ARCHITECT:
             return GOLD if useful else DRAW
         if not useful:
             return DRAW
@@ -491,22 +467,22 @@ class HeuristicBot:
             return DRAW
         return GOLD
 
-    def _kill(self, st: CitadelsState, info: _Info, legal: tuple[Act, ...]) -> Act:
+    def _kill(self, lens: CitadelsLens, info: _Info, legal: tuple[Act, ...]) -> Act:
         me = info.me
-        P = self._holders(st, me)
+        P = self._holders(lens, me)
         def score(a: Act) -> float:
             c = a.a
             v = 0.0
             for s in range(info.n):
                 p = P[c][s]
                 if p and s != me:
-                    v += p * info.danger(s) * (self._char_gain(st, info, s, c) + 3.0)
+                    v += p * info.danger(s) * (self._char_gain(lens, info, s, c) + 3.0)
             return v
         return self._best(tuple(a for a in legal if a.kind == K_KILL), score)
 
-    def _rob(self, st: CitadelsState, info: _Info, legal: tuple[Act, ...]) -> Act:
+    def _rob(self, lens: CitadelsLens, info: _Info, legal: tuple[Act, ...]) -> Act:
         me = info.me
-        P = self._holders(st, me)
+        P = self._holders(lens, me)
         def score(a: Act) -> float:
             c = a.a
             v = 0.0
@@ -531,7 +507,7 @@ class HeuristicBot:
                 best_v, best = v, a
         return best
 
-    def _destroy(self, st: CitadelsState, info: _Info, legal: tuple[Act, ...]) -> Act | None:
+    def _destroy(self, lens: CitadelsLens, info: _Info, legal: tuple[Act, ...]) -> Act | None:
         me = info.me
         gold = info.gold[me]
         best: Act | None = None
@@ -542,7 +518,7 @@ class HeuristicBot:
             target, card = a.a, a.b
             if target == me:
                 continue
-            price = st.destroy_cost(target, card)
+            price = lens.destroy_cost(target, card)
             size = len(info.cities[target])
             danger = info.danger(target)
             if danger < 1.0 and price > 0:

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from meeple.core.observation import ActionInfo, ArgValue, Observation, action_info
+from meeple.core.observation import ActionInfo, ArgValue, Lens, Observation, action_info
 from meeple.games.citadels.actions import (
     ALL_ACTIONS,
     K_BUILD,
@@ -37,6 +37,18 @@ from meeple.games.citadels.actions import (
     action_from_notation,
 )
 from meeple.games.citadels.data import CHARACTER_SLUGS, DISTRICT_SLUGS
+from meeple.games.citadels.events import E_PICKED, E_ROUND
+from meeple.games.citadels.state import (
+    P_DISCARD,
+    P_GRAVE,
+    P_KEEP,
+    P_OVER,
+    P_PICK,
+    P_REDRAW,
+    PHASE_NAMES,
+    S_AUTO_FD,
+    S_PICK,
+)
 
 if TYPE_CHECKING:
     from meeple.games.citadels.state import CitadelsState
@@ -86,8 +98,6 @@ class CitadelsObservation(Observation):
 
 def observe(state: CitadelsState, seat: int | None) -> CitadelsObservation:
     """The observation of ``seat``, from the facts ``_view`` shows."""
-    from meeple.games.citadels.state import P_DISCARD, P_GRAVE, P_KEEP, P_OVER, P_PICK, P_REDRAW, PHASE_NAMES
-
     n = state.players
     phase = state.phase
     over = phase == P_OVER
@@ -124,6 +134,263 @@ def observe(state: CitadelsState, seat: int | None) -> CitadelsObservation:
         final_hands=tuple(tuple(h) for h in state.hands) if over else None,
         final_characters=tuple(tuple(c for c in range(8) if holder[c] == s) for s in range(n)) if over else None,
     )
+
+
+class CitadelsLens(Lens):
+    """One seat's live window on a Citadels state (see ``Lens``): the ``CitadelsObservation`` fields read
+    when asked, plus the public costs and points under the table's options, the city masks, the seat's
+    memory of this round's draft and the Warlord's price (asked of the engine's rule).
+
+    Lists and tuples returned are the engine's own where marked *read-only*: never change them.
+    """
+
+    __slots__ = ()
+    _state: CitadelsState
+
+    # --- the observation's fields ----------------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        """pick, discard, turn, keep, redraw, graveyard or over."""
+        return PHASE_NAMES[self._state.phase]
+
+    @property
+    def round(self) -> int:
+        return self._state.round_no
+
+    @property
+    def crown(self) -> int:
+        return self._state.crown
+
+    @property
+    def complete_at(self) -> int:
+        """Districts that complete a city under the options."""
+        return self._state.rules.cap
+
+    @property
+    def first_complete(self) -> int:
+        return self._state.first_complete
+
+    @property
+    def deck_count(self) -> int:
+        return len(self._state.deck)
+
+    @property
+    def gold(self) -> list[int]:
+        """[seat] gold (read-only)."""
+        return self._state.gold
+
+    @property
+    def hand_counts(self) -> tuple[int, ...]:
+        return tuple(map(len, self._state.hands))
+
+    @property
+    def cities(self) -> list[list[int]]:
+        """[seat] districts in building order (read-only)."""
+        return self._state.cities
+
+    @property
+    def scores(self) -> list[int]:
+        """Running totals (a new list)."""
+        return self._state.scores()
+
+    @property
+    def hand(self) -> list[int]:
+        """The seat's own districts in hand order (read-only)."""
+        return self._state.hands[self.seat]
+
+    @property
+    def face_up(self) -> list[int]:
+        """This round's face-up character discards (read-only)."""
+        return self._state.faceup
+
+    @property
+    def face_down_count(self) -> int:
+        state = self._state
+        return len(state.facedown) + (1 if state.reserved >= 0 else 0)
+
+    @property
+    def face_down_seen(self) -> list[int]:
+        """Face-down characters the seat saw this round (its 2-player discards, the draft's leftover)."""
+        return self._state.seen_face_down(self.seat)
+
+    @property
+    def my_characters(self) -> tuple[int, ...]:
+        holder = self._state.holder
+        seat = self.seat
+        return tuple(c for c in range(8) if holder[c] == seat)
+
+    @property
+    def revealed(self) -> tuple[int, ...]:
+        """[character] its holder once revealed (every one at game over), else -1."""
+        state = self._state
+        holder = state.holder
+        bits = 0xFF if state.phase == P_OVER else state.revealed
+        return tuple(holder[c] if bits >> c & 1 and holder[c] >= 0 else -1 for c in range(8))
+
+    @property
+    def murdered(self) -> int:
+        return self._state.killed
+
+    @property
+    def robbed(self) -> int:
+        return self._state.robbed
+
+    @property
+    def offered_count(self) -> int:
+        state = self._state
+        return len(state.pool) if state.phase in (P_PICK, P_DISCARD) else 0
+
+    @property
+    def offered(self) -> list[int] | None:
+        """The characters offered to the seat while it picks or discards (read-only), else None."""
+        state = self._state
+        return state.pool if state.phase in (P_PICK, P_DISCARD) and state.cur == self.seat else None
+
+    def _in_turn(self) -> bool:
+        return self._state.phase not in (P_PICK, P_DISCARD, P_OVER)
+
+    @property
+    def character(self) -> int:
+        """The character whose turn it is (turn, keep, redraw, graveyard), else -1."""
+        return self._state.rank if self._in_turn() else -1
+
+    @property
+    def turn_seat(self) -> int:
+        return self._state.turn_seat if self._in_turn() else -1
+
+    @property
+    def gathered(self) -> bool:
+        return self._in_turn() and self._state.gathered
+
+    @property
+    def builds_left(self) -> int:
+        return self._state.builds_left if self._in_turn() else 0
+
+    @property
+    def tax_used(self) -> bool:
+        return self._in_turn() and self._state.tax_used
+
+    @property
+    def power_used(self) -> bool:
+        return self._in_turn() and self._state.power_used
+
+    @property
+    def laboratory_used(self) -> bool:
+        return self._in_turn() and self._state.lab_used
+
+    @property
+    def smithy_used(self) -> bool:
+        return self._in_turn() and self._state.smithy_used
+
+    @property
+    def drawn_count(self) -> int:
+        state = self._state
+        return len(state.drawn) if state.phase == P_KEEP else 0
+
+    @property
+    def keeps_left(self) -> int:
+        state = self._state
+        return state.keeps_left if state.phase == P_KEEP else 0
+
+    @property
+    def drawn(self) -> list[int] | None:
+        """Keep: the cards drawn, for the drawer only (read-only)."""
+        state = self._state
+        return state.drawn if state.phase == P_KEEP and state.cur == self.seat else None
+
+    @property
+    def marked(self) -> list[int] | None:
+        """Redraw: the cards marked so far, for the Magician only (read-only)."""
+        state = self._state
+        return state.marked if state.phase == P_REDRAW and state.cur == self.seat else None
+
+    @property
+    def graveyard_card(self) -> int:
+        state = self._state
+        return state.grave_card if state.phase == P_GRAVE else -1
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        state = self._state
+        return tuple(state.winners()) if state.phase == P_OVER else ()
+
+    @property
+    def final_hands(self) -> tuple[tuple[int, ...], ...] | None:
+        state = self._state
+        return tuple(tuple(h) for h in state.hands) if state.phase == P_OVER else None
+
+    @property
+    def final_characters(self) -> tuple[tuple[int, ...], ...] | None:
+        state = self._state
+        if state.phase != P_OVER:
+            return None
+        holder = state.holder
+        return tuple(tuple(c for c in range(8) if holder[c] == s) for s in range(state.players))
+
+    # --- public facts under the options, and the seat's memory --------------------------------------
+
+    @property
+    def district_costs(self) -> tuple[int, ...]:
+        """[district] printed cost under the options (a 5-gold Observatory costs 5)."""
+        return self._state.rules.cost
+
+    @property
+    def district_points(self) -> tuple[int, ...]:
+        """[district] points it scores in a city under the options."""
+        return self._state.rules.points
+
+    @property
+    def smithy_price(self) -> int:
+        return self._state.rules.smithy_price
+
+    @property
+    def city_masks(self) -> list[int]:
+        """[seat] the districts of its city as bits (1 << district; read-only)."""
+        return self._state.masks
+
+    @property
+    def pick_order(self) -> list[int]:
+        """The seats that pick a character this round, in their order (public from the crown)."""
+        state = self._state
+        seats = [st for st, kind, _ in state.steps if kind == S_PICK]
+        script = state.rules.script
+        if state.draft_idx < len(script):
+            crown, n = state.crown, state.players
+            seats += [(crown + offset) % n for offset, kind in script[state.draft_idx:] if kind == S_PICK]
+        return seats
+
+    @property
+    def offered_pools(self) -> list[tuple[tuple[int, ...], int]]:
+        """This round's picks by the seat, in order: (the characters it was offered, the one it took)."""
+        seat = self.seat
+        log = self._state.log
+        picks = []
+        for i in range(len(log) - 1, -1, -1):
+            entry = log[i]
+            if entry[1] == E_ROUND and entry[0] < 0:
+                break
+            if entry[0] == seat and entry[1] == E_PICKED:
+                picks.append((entry[3], entry[4]))
+        picks.reverse()
+        return picks
+
+    @property
+    def leftover_seen(self) -> int:
+        """The draft's leftover character, which the seat saw go face down as the last picker, else -1."""
+        seat = self.seat
+        for st, kind, c in self._state.steps:
+            if st == seat and kind == S_AUTO_FD:
+                return c
+        return -1
+
+    def destroy_cost(self, target: int, district: int) -> int:
+        """What the Warlord pays to destroy ``district`` in ``target``'s city (the engine's rule)."""
+        return self._state.destroy_cost(target, district)
+
+
+def lens(state: CitadelsState, seat: int) -> CitadelsLens:
+    return CitadelsLens(state, seat)
 
 
 # --- structured actions ------------------------------------------------------------------------

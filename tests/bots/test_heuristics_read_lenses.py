@@ -1,0 +1,146 @@
+"""The heuristic bots read a per-seat lens, never the engine's internals (issue 20).
+
+For each game done: its heuristic module imports only ``meeple.core.*`` and the game's public modules
+``observation``, ``actions`` and ``data``; every lens property and method gives the same value on a
+state and on its determinizations for the seat (so the lens holds only what that seat may know); and
+the lens's facts equal the frozen ``Observation``'s fields of the same name. ``observe`` stays a
+separate copy because it also serves the spectator (who has no lens) and must freeze every fact; this
+test is what keeps the two from drifting.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import inspect
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from meeple import load_game
+from meeple.bots import RandomBot, RolloutPolicy
+from meeple.core.contract import GameState
+from meeple.core.observation import Lens
+from meeple.core.rng import Rng
+
+HEURISTICS = Path(__file__).parents[2] / "meeple" / "bots" / "heuristics"
+
+#: The games whose heuristic reads a lens (the other games' lens work adds theirs).
+GAMES = ["citadels"]
+#: The game modules a heuristic may import: the interned actions, the printed data and the lens.
+PUBLIC_MODULES = ("observation", "actions", "data")
+
+
+def _citadels_calls(state: GameState[Any]) -> Iterator[tuple[str, tuple[int, ...]]]:
+    from meeple.games.citadels.data import DISTRICT_SLUGS
+
+    for target in range(state.players):
+        for district in range(len(DISTRICT_SLUGS)):
+            yield "destroy_cost", (target, district)
+
+
+#: Per game, the lens methods to compare and the arguments to ask them with.
+METHOD_CALLS: dict[str, Callable[[GameState[Any]], Iterator[tuple[str, tuple[int, ...]]]]] = {
+    "citadels": _citadels_calls,
+}
+PLAYERS = {"citadels": (2, 4, 7), "palais_royal": (2, 3, 4)}
+
+
+def _imports(name: str) -> list[str]:
+    tree = ast.parse((HEURISTICS / f"{name}.py").read_text())
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module is not None:
+            found += [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+    return found
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_heuristic_imports_no_engine_internals(name: str) -> None:
+    allowed = {f"meeple.games.{name}.{module}" for module in PUBLIC_MODULES}
+    wrong = []
+    for module in _imports(name):
+        if not module.startswith("meeple.") or module.startswith("meeple.core."):
+            continue
+        if module in allowed or any(module.startswith(f"{ok}.") for ok in allowed):
+            continue
+        wrong.append(module)
+    assert wrong == []
+    assert f"meeple.games.{name}.observation" in _imports(name)
+
+
+def _lens_properties(lens: Lens) -> list[str]:
+    return sorted(name for name, _ in inspect.getmembers(type(lens), lambda m: isinstance(m, property)))
+
+
+def _plain(value: Any) -> Any:
+    """Lists and tuples alike (a lens returns the engine's lists, an observation tuples)."""
+    if isinstance(value, list | tuple):
+        return tuple(_plain(v) for v in value)
+    return value
+
+
+def _positions(name: str) -> Iterator[GameState[Any]]:
+    """Every 9th position of games where the heuristic and a random player take turns at choosing
+    (as in ``walks.count_legal_choices``), so that positions of every kind come up."""
+    game = load_game(name)
+    for players in PLAYERS[name]:
+        for seed in range(2):
+            state: GameState[Any] = game.new_game(players=players, seed=100 * players + seed)
+            policy, walker, coin = RolloutPolicy(seed), RandomBot(seed + 50), Rng(seed)
+            ply = 0
+            while not state.is_over:
+                if ply % 9 == 0:
+                    yield state
+                state.apply(policy.choose(state) if coin.random() < 0.5 else walker.choose(state))
+                ply += 1
+            yield state
+
+
+def _facts(name: str, state: GameState[Any], seat: int) -> dict[str, Any]:
+    lens = state.lens(seat)
+    facts = {prop: _plain(getattr(lens, prop)) for prop in _lens_properties(lens)}
+    for method, args in METHOD_CALLS[name](state):
+        facts[f"{method}{args}"] = getattr(lens, method)(*args)
+    return facts
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_lens_is_the_same_on_every_determinization(name: str) -> None:
+    """Each property and method of every seat's lens is blind to what that seat cannot see."""
+    compared = differed = 0
+    for state in _positions(name):
+        for seat in range(state.players):
+            facts = _facts(name, state, seat)
+            for k in (1, 2, 3):
+                world = state.determinize(seat, Rng(1000 * seat + k))
+                differed += world.to_json()["body"] != state.to_json()["body"]
+                assert _facts(name, world, seat) == facts
+                compared += 1
+    assert compared >= 100
+    assert differed >= compared // 2  # the worlds really differed in what the seat cannot see
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_lens_and_the_observation_agree(name: str) -> None:
+    """Every field of the frozen Observation is a lens property with the same value."""
+    for state in _positions(name):
+        for seat in range(state.players):
+            lens = state.lens(seat)
+            observation = state.observation(seat)
+            for field in dataclasses.fields(observation):
+                if field.name in ("game",):
+                    continue
+                assert _plain(getattr(lens, field.name)) == _plain(getattr(observation, field.name)), field.name
+
+
+def test_a_spectator_has_no_lens() -> None:
+    from meeple.core.errors import InvalidSeat
+
+    state = load_game(GAMES[0]).new_game(players=3, seed=1)
+    with pytest.raises(InvalidSeat):
+        state.lens(None)  # type: ignore[arg-type]
