@@ -48,7 +48,7 @@ from meeple.core.contract import GameState
 from meeple.core.rng import Rng
 from meeple.games.palais_royal import actions as A
 from meeple.games.palais_royal.actions import PalaisAction
-from meeple.games.palais_royal.rules import (
+from meeple.games.palais_royal.data import (
     BAC,
     BACKDOOR,
     CAR,

@@ -25,6 +25,10 @@ CARD_CODES: tuple[str, ...] = (
 PRIVILEGE_CODES: tuple[str, ...] = (
     "SUPPLY", "GATE", "MOVE", "GOLD", "KSEAL", "VSEAL", "CARDINAL", "DISCOUNT", "BACKDOOR", "RECRUIT",
 )
+# Their indexes, which the engine and the observations use: rooms, card kinds, noble privileges.
+PAR, STA, MIN, KIN, POM, OFF, BAC, CAR, GAT = range(9)
+REINF, PASSAGE, PURSE, KLETTER, VLETTER, RECOMMEND, PATRON, TIE, FAVOUR = range(9)
+SUPPLY, P_GATE, P_MOVE, P_GOLD, KSEAL, VSEAL, CARDINAL, DISCOUNT, BACKDOOR, P_RECRUIT = range(10)
 CARD_WINDOWS: tuple[str, ...] = ("step1", "step2", "step3", "step4", "any")
 STATUSES: tuple[str, ...] = ("printed", "reconstructed")
 FILES = "abcdef"

@@ -15,8 +15,8 @@ from typing import Any
 from meeple.core.contract import JSON, Game
 from meeple.core.errors import InvalidOptions
 from meeple.core.options import Option, OptionSet, OptionValue
-from meeple.games.palais_royal.data import ROOM_CODES, components
-from meeple.games.palais_royal.rules import GAT, ROOM_INDEX, parse_layout
+from meeple.games.palais_royal.data import GAT, ROOM_CODES, components
+from meeple.games.palais_royal.rules import ROOM_INDEX, parse_layout
 from meeple.games.palais_royal.state import PalaisRoyalState
 
 

@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING
 from meeple.core.observation import ActionInfo, ArgValue, Observation, action_info
 from meeple.games.palais_royal import actions as A
 from meeple.games.palais_royal.actions import PalaisAction, all_actions, parse_action
-from meeple.games.palais_royal.data import CARD_CODES, GARDEN_SIZE, ROOM_CODES, SQUARE_NAMES
-from meeple.games.palais_royal.rules import CAR, CARDINAL
+from meeple.games.palais_royal.data import CAR, CARD_CODES, CARDINAL, GARDEN_SIZE, ROOM_CODES, SQUARE_NAMES
 
 if TYPE_CHECKING:
     from meeple.games.palais_royal.state import PalaisRoyalState

@@ -18,13 +18,6 @@ from meeple.games.palais_royal.data import (
     Components,
 )
 
-# Rooms, in ROOM_CODES order.
-PAR, STA, MIN, KIN, POM, OFF, BAC, CAR, GAT = range(9)
-# Card kinds, in CARD_CODES order.
-REINF, PASSAGE, PURSE, KLETTER, VLETTER, RECOMMEND, PATRON, TIE, FAVOUR = range(9)
-# Noble privileges, in PRIVILEGE_CODES order.
-SUPPLY, P_GATE, P_MOVE, P_GOLD, KSEAL, VSEAL, CARDINAL, DISCOUNT, BACKDOOR, P_RECRUIT = range(10)
-
 K = TypeVar("K")
 V = TypeVar("V")
 

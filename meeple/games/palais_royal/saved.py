@@ -19,9 +19,10 @@ from meeple.games.palais_royal.data import (
     PRIVILEGE_CODES,
     ROOM_CODES,
     SQUARE_NAMES,
+    SUPPLY,
     components,
 )
-from meeple.games.palais_royal.rules import CARD_INDEX, PRIVILEGE_INDEX, ROOM_INDEX, SUPPLY, Rules
+from meeple.games.palais_royal.rules import CARD_INDEX, PRIVILEGE_INDEX, ROOM_INDEX, Rules
 
 if TYPE_CHECKING:
     from meeple.games.palais_royal.state import PalaisRoyalState

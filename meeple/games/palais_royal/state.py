@@ -31,25 +31,19 @@ from meeple.games.card_knowledge import (
 from meeple.games.palais_royal import actions as A
 from meeple.games.palais_royal.actions import PalaisAction
 from meeple.games.palais_royal.data import (
-    CARD_CODES,
-    GARDEN_SIZE,
-    NOBLE_COUNT,
-    PRIVILEGE_CODES,
-    ROOM_CODES,
-    SQUARE_NAMES,
-    components,
-)
-from meeple.games.palais_royal.rules import (
     BAC,
     BACKDOOR,
     CAR,
+    CARD_CODES,
     CARDINAL,
     DISCOUNT,
+    GARDEN_SIZE,
     GAT,
     KIN,
     KLETTER,
     KSEAL,
     MIN,
+    NOBLE_COUNT,
     OFF,
     P_GATE,
     P_GOLD,
@@ -59,18 +53,20 @@ from meeple.games.palais_royal.rules import (
     PASSAGE,
     PATRON,
     POM,
+    PRIVILEGE_CODES,
     PURSE,
     RECOMMEND,
     REINF,
-    ROOM_INDEX,
+    ROOM_CODES,
+    SQUARE_NAMES,
     STA,
     SUPPLY,
     TIE,
     VLETTER,
     VSEAL,
-    Rules,
-    parse_layout,
+    components,
 )
+from meeple.games.palais_royal.rules import ROOM_INDEX, Rules, parse_layout
 
 SETUP, PLAY, OVER = 0, 1, 2
 PHASES = ("setup", "play", "over")

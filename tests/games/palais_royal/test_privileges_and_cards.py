@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from meeple import IllegalAction
-from meeple.games.palais_royal.rules import FAVOUR, MIN, PATRON, TIE
+from meeple.games.palais_royal.data import FAVOUR, MIN, PATRON, TIE
 from tests.games.palais_royal.helpers import (
     give_card,
     grant,

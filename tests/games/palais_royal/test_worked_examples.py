@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from meeple import IllegalAction
-from meeple.games.palais_royal.rules import FAVOUR, PASSAGE
+from meeple.games.palais_royal.data import FAVOUR, PASSAGE
 from tests.games.palais_royal.helpers import (
     GAME,
     clear,
