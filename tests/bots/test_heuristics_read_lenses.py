@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import importlib.util
 import inspect
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -28,12 +29,12 @@ from meeple.core.rng import Rng
 HEURISTICS = Path(__file__).parents[2] / "meeple" / "bots" / "heuristics"
 
 #: The games whose heuristic reads a lens (the other games' lens work adds theirs).
-GAMES = ["citadels"]
+GAMES = ["citadels", "palais_royal"]
 #: The game modules a heuristic may import: the interned actions, the printed data and the lens.
 PUBLIC_MODULES = ("observation", "actions", "data")
 
 
-def _citadels_calls(state: GameState[Any]) -> Iterator[tuple[str, tuple[int, ...]]]:
+def _citadels_calls(state: GameState[Any]) -> Iterator[tuple[str, tuple[Any, ...]]]:
     from meeple.games.citadels.data import DISTRICT_SLUGS
 
     for target in range(state.players):
@@ -41,11 +42,32 @@ def _citadels_calls(state: GameState[Any]) -> Iterator[tuple[str, tuple[int, ...
             yield "destroy_cost", (target, district)
 
 
+def _palais_royal_calls(state: GameState[Any]) -> Iterator[tuple[str, tuple[Any, ...]]]:
+    public: Any = state.observation(None)
+    for square, noble in enumerate(public.garden):
+        if noble >= 0:
+            yield "recruit_cost", (square,)
+        for seat in range(state.players):  # the edges' points were that seat's servant on the square
+            hypothetical = list(public.garden_servants)
+            hypothetical[square] = seat
+            yield "edge_points", (hypothetical,)
+
+
 #: Per game, the lens methods to compare and the arguments to ask them with.
-METHOD_CALLS: dict[str, Callable[[GameState[Any]], Iterator[tuple[str, tuple[int, ...]]]]] = {
+METHOD_CALLS: dict[str, Callable[[GameState[Any]], Iterator[tuple[str, tuple[Any, ...]]]]] = {
     "citadels": _citadels_calls,
+    "palais_royal": _palais_royal_calls,
 }
 PLAYERS = {"citadels": (2, 4, 7), "palais_royal": (2, 3, 4)}
+#: Every how many plies a position is checked (Palais Royal's games are several times longer).
+STRIDE = {"citadels": 9, "palais_royal": 45}
+
+
+def _is_module(dotted: str) -> bool:
+    try:
+        return importlib.util.find_spec(dotted) is not None
+    except ModuleNotFoundError:  # a name inside a module, not a submodule
+        return False
 
 
 def _imports(name: str) -> list[str]:
@@ -55,7 +77,9 @@ def _imports(name: str) -> list[str]:
         if isinstance(node, ast.Import):
             found += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module is not None:
-            found += [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+            for alias in node.names:  # ``from package import module`` imports that module
+                found.append(f"{node.module}.{alias.name}" if _is_module(f"{node.module}.{alias.name}")
+                             else node.module)
     return found
 
 
@@ -85,7 +109,7 @@ def _plain(value: Any) -> Any:
 
 
 def _positions(name: str) -> Iterator[GameState[Any]]:
-    """Every 9th position of games where the heuristic and a random player take turns at choosing
+    """Every ``STRIDE``-th position of games where the heuristic and a random player take turns at choosing
     (as in ``walks.count_legal_choices``), so that positions of every kind come up."""
     game = load_game(name)
     for players in PLAYERS[name]:
@@ -94,7 +118,7 @@ def _positions(name: str) -> Iterator[GameState[Any]]:
             policy, walker, coin = RolloutPolicy(seed), RandomBot(seed + 50), Rng(seed)
             ply = 0
             while not state.is_over:
-                if ply % 9 == 0:
+                if ply % STRIDE[name] == 0:
                     yield state
                 state.apply(policy.choose(state) if coin.random() < 0.5 else walker.choose(state))
                 ply += 1
@@ -143,4 +167,4 @@ def test_a_spectator_has_no_lens() -> None:
 
     state = load_game(GAMES[0]).new_game(players=3, seed=1)
     with pytest.raises(InvalidSeat):
-        state.lens(None)  # type: ignore[arg-type]
+        state.lens(None)

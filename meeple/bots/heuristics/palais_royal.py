@@ -1,9 +1,11 @@
 """A rule-of-thumb Palais Royal player: every legal action gets a cheap score, the best one is played.
 
-The bot reads only what its seat may know: the rooms, pools, gold, the garden and its servants,
-everyone's nobles and privileges, the turn's public counters, its *own* hand and its own Back door
-draw (the same facts as ``view(seat)``, read from the state's public fields because building a view
-copies the whole log). Other hands, the deck and another seat's draw are never touched. It never
+The bot reads only what its seat may know, through its seat's lens (``state.lens(seat)``, a
+``PalaisLens``): the rooms, pools, gold, the garden and its servants, everyone's privileges, the
+turn's public counters, the nobles' numbers and the limits under the options, its *own* hand, and the
+engine's rules for a recruit's cost and the garden edges' points. Other hands, the deck and another
+seat's draw are out of its reach: it imports no engine module but the observation, the interned
+actions and the printed data. It never
 searches: the most expensive decision (a Stairway move) scores at most a few dozen hypothetical
 servant relocations with a closed-form evaluation, and a step-4 card is tried on one clone.
 
@@ -42,7 +44,7 @@ Ties are broken by a tiny noise from the bot's own seeded generator, so a seed g
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from meeple.core.contract import GameState
 from meeple.core.rng import Rng
@@ -78,6 +80,7 @@ from meeple.games.palais_royal.data import (
     VLETTER,
     VSEAL,
 )
+from meeple.games.palais_royal.observation import PalaisLens
 
 #: Worth (VP per turn to come) of one unit of each privilege, in PRIVILEGE_CODES order.
 PRIVILEGE_RATE = {P_GATE: 0.35, P_MOVE: 0.45, P_GOLD: 0.5, KSEAL: 0.55, VSEAL: 0.55, CARDINAL: 0.15,
@@ -125,6 +128,31 @@ def _distances(adjacent: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]
     return tuple(out)
 
 
+class _Facts:
+    """The lens's facts that the evaluations read hundreds of times a decision, read once."""
+
+    __slots__ = ("active", "gold", "hand", "king_done", "me", "mint_done", "patron", "players", "pomp_done", "pool",
+                 "rooms", "step", "tie", "v_slots", "v_turquoise", "v_violet")
+
+    def __init__(self, s: PalaisLens) -> None:
+        self.me = me = s.seat
+        self.players = s.players
+        self.rooms = s.rooms
+        self.active = s.active_privileges
+        self.tie = s.tie_card  # played by the seat on turn, which is ours
+        self.hand = s.hand
+        self.gold = s.gold[me]
+        self.pool = s.pool[me]
+        self.step = s.step
+        self.mint_done = s.mint_done
+        self.king_done = s.king_done
+        self.pomp_done = s.pomp_done
+        self.v_turquoise = s.virtual_turquoise
+        self.v_violet = s.virtual_violet
+        self.v_slots = s.virtual_slots
+        self.patron = s.patron_discount
+
+
 class HeuristicBot:
     """Scores each legal action with the rules of thumb of the module docstring and plays the best."""
 
@@ -137,17 +165,19 @@ class HeuristicBot:
     # --- the decision ---------------------------------------------------------------------------
 
     def choose(self, state: GameState[Any]) -> Any:
-        legal = state.legal_actions()
+        legal = cast("Sequence[PalaisAction]", state.legal_actions())
         if len(legal) == 1:
             return legal[0]
-        s: Any = state
+        seat = state.current_player
+        assert seat is not None
+        s = cast(PalaisLens, state.lens(seat))
         self.noise = self.rng.random() * 1e-6
-        if s.phase == 0:  # setup
+        self._facts: _Facts | None = None
+        if s.phase == "setup":
             return self._setup(s, legal)
         if s.edge_square >= 0:
             return self._edge(s, legal)
-        me = s.seat
-        hand = s.hands[me]
+        hand = s.hand
         if hand[FAVOUR] and A.PLAY_CARD[FAVOUR] in legal:
             return A.PLAY_CARD[FAVOUR]
         step = s.step
@@ -158,72 +188,78 @@ class HeuristicBot:
         if step == 3:
             return self._step3(s, legal)
         if step == 4:
-            return self._recruit(s, legal)
+            return self._recruit(state, s, legal)
         return self._backdoor(s, legal)
 
     # --- estimates ------------------------------------------------------------------------------
 
-    def _rounds_left(self, s: Any) -> int:
+    def _rounds_left(self, s: PalaisLens) -> int:
         """Turns this seat still plays after the current one (0 in the final round)."""
         if s.final_round:
             return 0
-        rules = s.rules
         rate = 0.55 * s.players
-        left = max(1, int((s.garden_left - rules.trigger) / rate + 0.999))
-        if rules.round_limit > 0:
-            left = min(left, max(0, rules.round_limit - s.round))
+        left = max(1, int((s.garden_nobles_left - s.end_trigger_nobles) / rate + 0.999))
+        if s.round_limit > 0:
+            left = min(left, max(0, s.round_limit - s.round))
         return left
 
-    def _noble_worth(self, s: Any, tile: int, future: int) -> float:
-        rules = s.rules
-        value = float(rules.noble_vp[tile])
-        privilege = rules.noble_privilege[tile]
+    def _noble_worth(self, s: PalaisLens, tile: int, future: int) -> float:
+        value = float(s.noble_vp[tile])
+        privilege = s.noble_privilege[tile]
         if privilege >= 0 and future > 0:
-            param = rules.noble_param[tile]
+            param = s.noble_param[tile]
             if privilege == SUPPLY:
-                value += 0.35 * min(param, s.supply[s.seat]) if future > 1 else 0.0
+                value += 0.35 * min(param, s.general_supply[s.seat]) if future > 1 else 0.0
             else:
                 value += PRIVILEGE_RATE[privilege] * param * min(future, 7) * 1.0
         return value
 
-    def _edge_worth(self, s: Any, square: int, me: int) -> float:
-        rules = s.rules
-        if not rules.is_edge[square]:
+    def _edge_worth(self, s: PalaisLens, square: int, me: int, before: list[int]) -> float:
+        """What our servant on ``square`` does to the edges' points; ``before``: their points now."""
+        if not s.is_edge[square]:
             return 0.0
-        garden = s.garden_servants
-        before = rules.edge_points(garden, s.players)
-        after_servants = list(garden)
+        after_servants = list(s.garden_servants)
         after_servants[square] = me
-        after = rules.edge_points(after_servants, s.players)
+        after = s.edge_points(after_servants)
         worth = float(after[me] - before[me])
         others = [before[q] - after[q] for q in range(s.players) if q != me]
         if others:
             worth += 0.5 * max(others)
         return worth + 0.4
 
-    def _candidates(self, s: Any, me: int, future: int) -> list[tuple[float, int, int, int, int]]:
+    def _candidates(self, s: PalaisLens, me: int, future: int) -> list[tuple[float, int, int, int, int]]:
         """(net worth before gold, turquoise, violet, cost, square) of every noble in the garden."""
-        rules = s.rules
         out = []
         seal_cost = 0.3 if future > 0 else 0.0
+        turquoise, violet = s.noble_turquoise, s.noble_violet
+        edges_now = s.edge_points(s.garden_servants)
         for q, tile in enumerate(s.garden):
             if tile < 0:
                 continue
-            t = rules.noble_turquoise[tile]
-            v = rules.noble_violet[tile]
-            worth = self._noble_worth(s, tile, future) + self._edge_worth(s, q, me)
+            t = turquoise[tile]
+            v = violet[tile]
+            worth = self._noble_worth(s, tile, future) + self._edge_worth(s, q, me, edges_now)
             worth -= seal_cost * (t + v + 1)
-            out.append((worth, t, v, s.recruit_cost(q, me), q))
+            out.append((worth, t, v, s.recruit_cost(q), q))
         out.sort(reverse=True)
         return out
 
-    def _majority(self, s: Any, me: int, counts: Sequence[int], room: int) -> bool:
+    def _facts_of(self, s: PalaisLens) -> _Facts:
+        """This decision's ``_Facts`` (``choose`` forgets the last decision's)."""
+        facts = self._facts
+        if facts is None:
+            facts = self._facts = _Facts(s)
+        return facts
+
+    def _majority(self, s: PalaisLens, me: int, counts: Sequence[int], room: int) -> bool:
         mine = counts[room]
         if mine == 0:
             return False
+        f = self._facts or self._facts_of(s)
         tied = False
-        rooms = s.rooms
-        for q in range(s.players):
+        rooms = f.rooms
+        players = f.players
+        for q in range(players):
             if q != me:
                 theirs = rooms[q][room]
                 if theirs > mine:
@@ -232,41 +268,44 @@ class HeuristicBot:
                     tied = True
         if not tied:
             return True
-        if s.tie and s.seat == me:
+        if f.tie and f.me == me:
             return True
-        strength = counts[CAR] + s.active[me][CARDINAL]
-        for q in range(s.players):
-            if q != me and rooms[q][room] == mine and rooms[q][CAR] + s.active[q][CARDINAL] >= strength:
+        active = f.active
+        strength = counts[CAR] + active[me][CARDINAL]
+        for q in range(players):
+            if q != me and rooms[q][room] == mine and rooms[q][CAR] + active[q][CARDINAL] >= strength:
                 return False
         return True
 
-    def _recruit_value(self, s: Any, me: int, counts: Sequence[int], cands: Sequence[tuple[float, int, int, int, int]],
-                       gold_worth: float, extra_gold: int = 0) -> float:
+    def _recruit_value(self, s: PalaisLens, me: int, counts: Sequence[int],
+                       cands: Sequence[tuple[float, int, int, int, int]], gold_worth: float,
+                       extra_gold: int = 0) -> float:
         """Greedy estimate of this turn's best recruits from the servants ``counts`` (before step 3)."""
-        active = s.active[me]
-        hand = s.hands[me]
-        gold = s.gold[me] + extra_gold
-        before3 = s.step <= 3
-        if before3 and not s.mint_done:
+        f = self._facts_of(s)
+        active = f.active[me]
+        hand = f.hand
+        gold = f.gold + extra_gold
+        before3 = f.step <= 3
+        if before3 and not f.mint_done:
             gold += counts[MIN] + self._majority(s, me, counts, MIN) + active[P_GOLD]
-        if s.step <= 3:
+        if f.step <= 3:
             gold += 3 * hand[PURSE]
         turquoise = counts[KIN] + hand[KLETTER]
         violet = counts[POM] + hand[VLETTER]
         slots = counts[OFF] + hand[RECOMMEND]
         if before3:
-            if not s.king_done and self._majority(s, me, counts, KIN):
+            if not f.king_done and self._majority(s, me, counts, KIN):
                 turquoise += 1
-            if not s.pomp_done and self._majority(s, me, counts, POM):
+            if not f.pomp_done and self._majority(s, me, counts, POM):
                 violet += 1
             turquoise += active[KSEAL]
             violet += active[VSEAL]
             slots += active[P_RECRUIT]
         else:
-            turquoise += s.v_turquoise
-            violet += s.v_violet
-            slots += s.v_slots
-        patron = 3 * hand[PATRON] + (s.patron if s.step == 4 else 0)
+            turquoise += f.v_turquoise
+            violet += f.v_violet
+            slots += f.v_slots
+        patron = 3 * hand[PATRON] + (f.patron if f.step == 4 else 0)
         discount = 0
         total = 0.0
         for worth, t, v, cost, _q in cands:
@@ -290,14 +329,14 @@ class HeuristicBot:
             total += net
         return total
 
-    def _rooms_worth(self, s: Any, me: int, counts: Sequence[int], future: int) -> float:
+    def _rooms_worth(self, s: PalaisLens, me: int, counts: Sequence[int], future: int) -> float:
         if future <= 0:
             return 0.0
         worth = 0.0
         for r in range(9):
             c = counts[r]
             worth += _CURVES[r][c if c < 40 else 39]
-        pool = s.pool[me]
+        pool = self._facts_of(s).pool
         if pool <= 0:  # the Parade ground brings nothing in while the pool is empty
             par = min(counts[PAR], 39)
             worth -= (_CURVES[PAR][par] - _CURVES[PAR][min(par, 1)]) * 0.6
@@ -311,7 +350,7 @@ class HeuristicBot:
 
     # --- steps ----------------------------------------------------------------------------------
 
-    def _setup(self, s: Any, legal: Sequence[PalaisAction]) -> PalaisAction:
+    def _setup(self, s: PalaisLens, legal: Sequence[PalaisAction]) -> PalaisAction:
         me = s.seat
         counts = s.rooms[me]
         future = 10
@@ -327,13 +366,13 @@ class HeuristicBot:
                 best, best_value = action, value
         return best
 
-    def _edge(self, s: Any, legal: Sequence[PalaisAction]) -> PalaisAction:
+    def _edge(self, s: PalaisLens, legal: Sequence[PalaisAction]) -> PalaisAction:
         if A.EDGE_FROM_POOL in legal:
             return A.EDGE_FROM_POOL
         me = s.seat
         return self._cheapest_source(s, me, [a for a in legal if a.kind == A.EDGE_FROM]) or legal[0]
 
-    def _cheapest_source(self, s: Any, me: int, actions: Sequence[PalaisAction]) -> PalaisAction | None:
+    def _cheapest_source(self, s: PalaisLens, me: int, actions: Sequence[PalaisAction]) -> PalaisAction | None:
         """The action taking a servant out of the room where it is worth least."""
         counts = s.rooms[me]
         best, best_loss = None, 1e9
@@ -350,35 +389,36 @@ class HeuristicBot:
                 best, best_loss = action, loss
         return best
 
-    def _gate(self, s: Any, legal: Sequence[PalaisAction]) -> PalaisAction:
+    def _gate(self, s: PalaisLens, legal: Sequence[PalaisAction]) -> PalaisAction:
         me = s.seat
         future = self._rounds_left(s)
         pool = s.pool[me]
-        hand = s.hands[me]
-        if hand[REINF] and future > 1 and pool >= s.gate_allowance() + 2 and A.PLAY_CARD[REINF] in legal:
+        hand = s.hand
+        if hand[REINF] and future > 1 and pool >= s.gate_allowance + 2 and A.PLAY_CARD[REINF] in legal:
             return A.PLAY_CARD[REINF]
         if A.GATE_POOL in legal and (future > 0 or s.step == 1):
             return A.GATE_POOL
         return A.END_ACTION
 
-    def _distances_for(self, s: Any) -> tuple[tuple[int, ...], ...]:
+    def _distances_for(self, s: PalaisLens) -> tuple[tuple[int, ...], ...]:
         cache = self._dist_cache
-        if cache is None or cache[0] is not s.rules:
-            cache = (s.rules, _distances(s.rules.adjacent))
+        adjacent = s.adjacent
+        if cache is None or cache[0] is not adjacent:
+            cache = (adjacent, _distances(adjacent))
             self._dist_cache = cache
         return cache[1]
 
-    def _stairs(self, s: Any, legal: Sequence[PalaisAction]) -> PalaisAction:
+    def _stairs(self, s: PalaisLens, legal: Sequence[PalaisAction]) -> PalaisAction:
         me = s.seat
         future = self._rounds_left(s)
-        hand = s.hands[me]
+        hand = s.hand
         if hand[PASSAGE] and future > 0 and A.PLAY_CARD[PASSAGE] in legal:
             return A.PLAY_CARD[PASSAGE]
-        points = s.movement_points()
+        points = s.movement_points
         if points <= 0:
             return A.END_ACTION
         dist = self._distances_for(s)
-        adjacent = s.rules.adjacent
+        adjacent = s.adjacent
         gold_worth = self._gold_worth(future)
         cands = self._candidates(s, me, future)
         counts = list(s.rooms[me])
@@ -408,7 +448,7 @@ class HeuristicBot:
             counts[a] += 1
         return best_move if best_move is not None and best_move in legal else A.END_ACTION
 
-    def _step3(self, s: Any, legal: Sequence[PalaisAction]) -> PalaisAction:
+    def _step3(self, s: PalaisLens, legal: Sequence[PalaisAction]) -> PalaisAction:
         me = s.seat
         future = self._rounds_left(s)
         if A.MINT_ACTION in legal:
@@ -417,7 +457,7 @@ class HeuristicBot:
             return A.KING_POOL
         if A.POMP_POOL in legal:
             return A.POMP_POOL
-        hand = s.hands[me]
+        hand = s.hand
         if hand[PURSE] and A.PLAY_CARD[PURSE] in legal:
             gold_worth = self._gold_worth(future)
             cands = self._candidates(s, me, future)
@@ -425,8 +465,8 @@ class HeuristicBot:
             # _recruit_value already counts the purse in hand: compare with it taken away.
             with_it = self._recruit_value(s, me, counts, cands, gold_worth)
             without = self._recruit_value(s, me, counts, cands, gold_worth, extra_gold=-3)
-            keep_worth = 1.0 if sum(hand) <= s.rules.hand_cap else 0.0
-            if with_it - without > keep_worth or (future > 2 and sum(hand) > s.rules.hand_cap):
+            keep_worth = 1.0 if sum(hand) <= s.hand_cap else 0.0
+            if with_it - without > keep_worth or (future > 2 and sum(hand) > s.hand_cap):
                 return A.PLAY_CARD[PURSE]
         for kind, room in ((A.KING_FROM, KIN), (A.POMP_FROM, POM)):
             options = [a for a in legal if a.kind == kind and a.a != room]
@@ -436,72 +476,75 @@ class HeuristicBot:
                     return source
         return A.END_ACTION
 
-    def _best_recruit(self, s: Any, legal: Sequence[PalaisAction], me: int,
+    def _best_recruit(self, s: PalaisLens, legal: Sequence[PalaisAction], me: int,
                       future: int) -> tuple[float, PalaisAction | None]:
-        rules = s.rules
         gold_worth = self._gold_worth(future)
         seal_cost = 0.3 if future > 0 else 0.0
         best_value: float = 0.0
         best: PalaisAction | None = None
+        edges_now: list[int] | None = None
         for action in legal:
             if action.kind != A.RECRUIT_KIND:
                 continue
+            if edges_now is None:
+                edges_now = s.edge_points(s.garden_servants)
             q = action.a
             tile = s.garden[q]
-            t, v = rules.noble_turquoise[tile], rules.noble_violet[tile]
-            used_t = max(0, t - s.v_turquoise)
-            used_v = max(0, v - s.v_violet)
-            slot = 0 if s.v_slots else 1
-            value = (self._noble_worth(s, tile, future) + self._edge_worth(s, q, me)
-                     - gold_worth * s.recruit_cost(q, me) - seal_cost * (used_t + used_v + slot))
+            t, v = s.noble_turquoise[tile], s.noble_violet[tile]
+            used_t = max(0, t - s.virtual_turquoise)
+            used_v = max(0, v - s.virtual_violet)
+            slot = 0 if s.virtual_slots else 1
+            value = (self._noble_worth(s, tile, future) + self._edge_worth(s, q, me, edges_now)
+                     - gold_worth * s.recruit_cost(q) - seal_cost * (used_t + used_v + slot))
             value += self.rng.random() * 1e-6
             if value > best_value:
                 best_value, best = value, action
         return best_value, best
 
-    def _recruit(self, s: Any, legal: Sequence[PalaisAction]) -> PalaisAction:
+    def _recruit(self, state: GameState[Any], s: PalaisLens, legal: Sequence[PalaisAction]) -> PalaisAction:
         me = s.seat
         future = self._rounds_left(s)
-        hand = s.hands[me]
+        hand = s.hand
         value, best = self._best_recruit(s, legal, me, future)
-        keep_worth = 1.0 if sum(hand) <= s.rules.hand_cap else 0.0
+        keep_worth = 1.0 if sum(hand) <= s.hand_cap else 0.0
         for card in STEP4_CARDS:
             play = A.PLAY_CARD[card]
             if not hand[card] or play not in legal:
                 continue
-            trial = s.clone()
+            trial = state.clone()
             trial.apply(play)
-            trial_value, _ = self._best_recruit(trial, trial.legal_actions(), me, future)
+            trial_lens = cast(PalaisLens, trial.lens(me))
+            trial_value, _ = self._best_recruit(trial_lens, cast("Sequence[PalaisAction]", trial.legal_actions()),
+                                                me, future)
             if trial_value > value + keep_worth + 0.2:
                 return play
         if best is not None:
             return best
         return A.END_ACTION
 
-    def _backdoor(self, s: Any, legal: Sequence[PalaisAction]) -> PalaisAction:
+    def _backdoor(self, s: PalaisLens, legal: Sequence[PalaisAction]) -> PalaisAction:
         if A.DRAW_ACTION in legal:
             return A.DRAW_ACTION
-        me = s.seat
         future = self._rounds_left(s)
-        hand_size = sum(s.hands[me])
+        hand_size = sum(s.hand)
         best, best_value = None, 0.0
         for action in legal:
             if action.kind != A.KEEP:
                 continue
             card = action.a
-            value = (1.0 if hand_size < s.rules.hand_cap else 0.0)
+            value = (1.0 if hand_size < s.hand_cap else 0.0)
             if card == FAVOUR:
                 value += 1.0
             elif future > 0:
                 value += CARD_USE[card] * 0.5
             # Keeping costs a Back door servant (back to the pool) unless a BACKDOOR noble pays.
-            if not s.backdoor_left and future > 0:
+            if not s.backdoor_virtual_left and future > 0:
                 value -= 0.3
             if value > best_value:
                 best, best_value = action, value
         if best is not None:
             return best
-        if s.hands[me][TIE] and A.PLAY_CARD[TIE] in legal and hand_size > s.rules.hand_cap:
+        if s.hand[TIE] and A.PLAY_CARD[TIE] in legal and hand_size > s.hand_cap:
             return A.PLAY_CARD[TIE]
         return A.END_ACTION
 

@@ -12,10 +12,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from meeple.core.observation import ActionInfo, ArgValue, Observation, action_info
+from meeple.core.observation import ActionInfo, ArgValue, Lens, Observation, action_info
 from meeple.games.palais_royal import actions as A
 from meeple.games.palais_royal.actions import PalaisAction, all_actions, parse_action
 from meeple.games.palais_royal.data import CAR, CARD_CODES, CARDINAL, GARDEN_SIZE, ROOM_CODES, SQUARE_NAMES
+from meeple.games.palais_royal.state import OVER, PLAY, SETUP
 
 if TYPE_CHECKING:
     from meeple.games.palais_royal.state import PalaisRoyalState
@@ -94,8 +95,6 @@ def _counts(cards: list[int]) -> tuple[int, ...]:
 
 def observe(state: PalaisRoyalState, seat: int | None) -> PalaisObservation:
     """The observation of ``seat``, from the facts ``_view`` shows (phase and seat already checked)."""
-    from meeple.games.palais_royal.state import OVER, PLAY, SETUP
-
     rules = state.rules
     n = state.players
     phase = state.phase
@@ -161,6 +160,347 @@ def observe(state: PalaisRoyalState, seat: int | None) -> PalaisObservation:
         drawn_count=drawn_count, drawn=drawn, scores=tuple(state.scores()),
         winners=tuple(state.winners()) if over else (),
     )
+
+
+class PalaisLens(Lens):
+    """One seat's live window on a Palais Royal state (see ``Lens``): the ``PalaisObservation`` fields
+    read when asked, the turn's counters one by one (named as ``PalaisTurn``'s fields), the public
+    tables under the table's options (the nobles' numbers, the palace's adjacency, the garden's edges,
+    the limits) and the engine's rules for a recruit's cost and the edges' points.
+
+    Lists and tuples returned are the engine's own where marked *read-only*: never change them.
+    """
+
+    __slots__ = ()
+    _state: PalaisRoyalState
+
+    # --- the observation's fields ----------------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        """"setup", "play" or "over"."""
+        return PHASES[self._state.phase]
+
+    @property
+    def start_seat(self) -> int:
+        return self._state.start_seat
+
+    @property
+    def round(self) -> int:
+        return self._state.round
+
+    @property
+    def final_round(self) -> bool:
+        return self._state.final_round
+
+    @property
+    def end_trigger_nobles(self) -> int:
+        return self._state.rules.trigger
+
+    @property
+    def layout(self) -> tuple[int, ...]:
+        """The 9 rooms, row-major, row 0 next to the garden (read-only)."""
+        return self._state.rules.layout
+
+    @property
+    def rooms(self) -> list[list[int]]:
+        """[seat][room] servants (read-only)."""
+        return self._state.rooms
+
+    @property
+    def majority(self) -> tuple[int, ...]:
+        """[room] the seat holding its majority (the engine's rule), -1 for none."""
+        state = self._state
+        rooms = state.rooms
+        n = state.players
+        holders = []
+        for r in range(9):  # only a seat with the most servants there can hold the majority
+            most = max([rooms[p][r] for p in range(n)])
+            holder = -1
+            if most:
+                for p in range(n):
+                    if rooms[p][r] == most and state.holds_majority(p, r):
+                        holder = p
+                        break
+            holders.append(holder)
+        return tuple(holders)
+
+    @property
+    def cardinal_strength(self) -> tuple[int, ...]:
+        state = self._state
+        return tuple(state.rooms[p][CAR] + state.active[p][CARDINAL] for p in range(state.players))
+
+    @property
+    def pool(self) -> list[int]:
+        """[seat] servants in its pool (read-only)."""
+        return self._state.pool
+
+    @property
+    def general_supply(self) -> list[int]:
+        """[seat] servants of its colour in the general supply (read-only)."""
+        return self._state.supply
+
+    @property
+    def gold(self) -> list[int]:
+        """[seat] gold (read-only)."""
+        return self._state.gold
+
+    @property
+    def gold_supply(self) -> int:
+        """The gold in the supply, -1 when the gold is unlimited."""
+        state = self._state
+        return state.bank if state.rules.gold_limited else -1
+
+    @property
+    def garden(self) -> list[int]:
+        """[square] noble, -1 once recruited (read-only)."""
+        return self._state.garden
+
+    @property
+    def garden_servants(self) -> list[int]:
+        """[square] seat, -1 for none (read-only)."""
+        return self._state.garden_servants
+
+    @property
+    def garden_costs(self) -> tuple[int, ...]:
+        """[square] cost for the player on turn (play phase), else -1."""
+        state = self._state
+        in_play = state.phase == PLAY
+        garden = state.garden
+        return tuple(state.recruit_cost(q, state.seat) if in_play and garden[q] >= 0 else -1
+                     for q in range(GARDEN_SIZE))
+
+    @property
+    def garden_nobles_left(self) -> int:
+        return self._state.garden_left
+
+    @property
+    def nobles(self) -> list[list[int]]:
+        """[seat] recruited nobles, in order (read-only)."""
+        return self._state.owned
+
+    @property
+    def active_privileges(self) -> list[list[int]]:
+        """[seat][privilege] tallies in effect (read-only)."""
+        return self._state.active
+
+    @property
+    def waiting_privileges(self) -> list[list[int]]:
+        """[seat][privilege] tallies from the owner's next turn (read-only)."""
+        return self._state.waiting
+
+    @property
+    def hand_counts(self) -> tuple[int, ...]:
+        return tuple(map(sum, self._state.hands))
+
+    @property
+    def hand(self) -> list[int]:
+        """[card kind] counts of the seat's own hand (read-only)."""
+        return self._state.hands[self.seat]
+
+    @property
+    def played_cards(self) -> list[list[int]]:
+        """[seat][card kind] cards that stay in front (read-only)."""
+        return self._state.front
+
+    @property
+    def deck_size(self) -> int:
+        return len(self._state.deck)
+
+    @property
+    def discard_size(self) -> int:
+        return len(self._state.discard)
+
+    @property
+    def discard(self) -> tuple[int, ...] | None:
+        """[card kind] counts when the discard pile is public, else None."""
+        state = self._state
+        return _counts(state.discard) if state.rules.discard_public else None
+
+    @property
+    def turn(self) -> PalaisTurn | None:
+        """The turn in progress as one value (play phase), else None; the properties below read its
+        counters one at a time."""
+        if self._state.phase != PLAY:
+            return None
+        return PalaisTurn(
+            seat=self._state.seat, step=self.step, gate_allowance=self.gate_allowance,
+            gate_locked=self.gate_locked, movement_points=self.movement_points,
+            movement_locked=self.movement_locked, mint_done=self.mint_done, king_done=self.king_done,
+            pomp_done=self.pomp_done, tie_card=self.tie_card, virtual_slots=self.virtual_slots,
+            virtual_turquoise=self.virtual_turquoise, virtual_violet=self.virtual_violet,
+            patron_discount=self.patron_discount, drew=self._state.drew,
+            backdoor_virtual_left=self.backdoor_virtual_left,
+        )
+
+    @property
+    def pending(self) -> str:
+        """"place", "step", "edge", "keep" or "" once over."""
+        state = self._state
+        phase = state.phase
+        if phase == SETUP:
+            return "place"
+        if phase == OVER:
+            return ""
+        if state.edge_square >= 0:
+            return "edge"
+        return "keep" if state.drew else "step"
+
+    @property
+    def setup_left(self) -> int:
+        state = self._state
+        return state.setup_left if state.phase == SETUP else 0
+
+    @property
+    def edge_square(self) -> int:
+        """The square whose garden servant is being placed (pending "edge"), else -1."""
+        state = self._state
+        return state.edge_square if state.phase == PLAY else -1
+
+    @property
+    def drawn_count(self) -> int:
+        return len(self._state.drawn) if self.pending == "keep" else 0
+
+    @property
+    def drawn(self) -> tuple[int, ...] | None:
+        """[card kind] counts of the cards drawn at the Back door, for the drawer only."""
+        state = self._state
+        return _counts(state.drawn) if self.pending == "keep" and self.seat == state.seat else None
+
+    @property
+    def scores(self) -> list[int]:
+        """Running totals (a new list)."""
+        return self._state.scores()
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        state = self._state
+        return tuple(state.winners()) if state.phase == OVER else ()
+
+    # --- the turn's counters (play phase), as PalaisTurn names them ------------------------------------
+
+    @property
+    def step(self) -> int:
+        """1–5."""
+        return self._state.step
+
+    @property
+    def gate_allowance(self) -> int:
+        """Step 1: the servants the Gate may still bring in (the engine's rule), else -1."""
+        state = self._state
+        return state.gate_allowance() if state.step == 1 else -1
+
+    @property
+    def gate_locked(self) -> bool:
+        return self._state.gate_left >= 0
+
+    @property
+    def movement_points(self) -> int:
+        """Step 2: the movement points left (the engine's rule), else -1."""
+        state = self._state
+        return state.movement_points() if state.step == 2 else -1
+
+    @property
+    def movement_locked(self) -> bool:
+        return self._state.move_left >= 0
+
+    @property
+    def mint_done(self) -> bool:
+        return self._state.mint_done
+
+    @property
+    def king_done(self) -> bool:
+        return self._state.king_done
+
+    @property
+    def pomp_done(self) -> bool:
+        return self._state.pomp_done
+
+    @property
+    def tie_card(self) -> bool:
+        return self._state.tie
+
+    @property
+    def virtual_slots(self) -> int:
+        return self._state.v_slots
+
+    @property
+    def virtual_turquoise(self) -> int:
+        return self._state.v_turquoise
+
+    @property
+    def virtual_violet(self) -> int:
+        return self._state.v_violet
+
+    @property
+    def patron_discount(self) -> int:
+        return self._state.patron
+
+    @property
+    def backdoor_virtual_left(self) -> int:
+        return self._state.backdoor_left
+
+    # --- public tables under the options, and the engine's rules on public facts -------------------
+
+    @property
+    def round_limit(self) -> int:
+        """The last round under the options, 0 for none."""
+        return self._state.rules.round_limit
+
+    @property
+    def hand_cap(self) -> int:
+        """The most cards in hand that score."""
+        return self._state.rules.hand_cap
+
+    @property
+    def noble_vp(self) -> tuple[int, ...]:
+        """[noble] its printed VP (read-only)."""
+        return self._state.rules.noble_vp
+
+    @property
+    def noble_turquoise(self) -> tuple[int, ...]:
+        """[noble] the turquoise seals it needs (read-only)."""
+        return self._state.rules.noble_turquoise
+
+    @property
+    def noble_violet(self) -> tuple[int, ...]:
+        """[noble] the violet seals it needs (read-only)."""
+        return self._state.rules.noble_violet
+
+    @property
+    def noble_privilege(self) -> tuple[int, ...]:
+        """[noble] its privilege (an index of ``PRIVILEGE_CODES``), -1 for none (read-only)."""
+        return self._state.rules.noble_privilege
+
+    @property
+    def noble_param(self) -> tuple[int, ...]:
+        """[noble] its privilege's number (read-only)."""
+        return self._state.rules.noble_param
+
+    @property
+    def is_edge(self) -> tuple[bool, ...]:
+        """[square] whether it lies on a scoring edge of the garden under the options (read-only)."""
+        return self._state.rules.is_edge
+
+    @property
+    def adjacent(self) -> tuple[tuple[int, ...], ...]:
+        """[room] the rooms next to it in this game's palace (read-only; the same object all game)."""
+        return self._state.rules.adjacent
+
+    def recruit_cost(self, square: int) -> int:
+        """What the noble on ``square`` costs the seat now (the engine's rule); only for a square
+        that holds a noble."""
+        return self._state.recruit_cost(square, self.seat)
+
+    def edge_points(self, garden_servants: list[int]) -> list[int]:
+        """[seat] the garden edges' points if the garden's servants stood as given (the engine's rule,
+        under the ``edge_tie`` option)."""
+        state = self._state
+        return state.rules.edge_points(garden_servants, state.players)
+
+
+def lens(state: PalaisRoyalState, seat: int) -> PalaisLens:
+    return PalaisLens(state, seat)
 
 
 # --- structured actions ------------------------------------------------------------------------
