@@ -183,7 +183,7 @@ class HeuristicBot:
             return legal[0]
         me = state.current_player
         assert me is not None
-        lens: CitadelsLens = state.lens(me)  # type: ignore[assignment]
+        lens = cast(CitadelsLens, state.lens(me))
         info = _Info(lens)
         phase = lens.phase
         if phase == "pick":
