@@ -112,20 +112,38 @@ TAX_TYPE_OF: dict[int, int] = {KING: NOBLE, BISHOP: RELIGIOUS, MERCHANT: TRADE, 
 class _Info:
     """The public facts of one decision, read once from the seat's lens; the threats only when asked."""
 
-    __slots__ = ("_threat", "cap", "cities", "cost", "gold", "hand", "hand_counts", "me", "my_types", "n", "points")
+    __slots__ = ("_hand_counts", "_lens", "_my_types", "_threat", "cap", "cities", "cost", "gold", "hand", "me", "n",
+                 "points")
 
     def __init__(self, lens: CitadelsLens) -> None:
-        self.me = me = lens.seat
+        self._lens = lens
+        self.me = lens.seat
         self.n = lens.players
         self.cap = lens.complete_at
         self.cost = lens.district_costs
         self.points = lens.district_points  # under the options: a 5-gold Observatory scores 5
         self.gold = lens.gold
-        self.cities = cities = lens.cities
+        self.cities = lens.cities
         self.hand = lens.hand  # our own hand only
-        self.hand_counts = lens.hand_counts  # public counts
-        self.my_types = _types(cities[me])
+        self._hand_counts: tuple[int, ...] | None = None
+        self._my_types = -1
         self._threat: list[float] | None = None
+
+    @property
+    def hand_counts(self) -> tuple[int, ...]:
+        """[seat] cards in hand (public counts)."""
+        counts = self._hand_counts
+        if counts is None:
+            counts = self._hand_counts = self._lens.hand_counts
+        return counts
+
+    @property
+    def my_types(self) -> int:
+        """The district types in our city, as bits."""
+        types = self._my_types
+        if types < 0:
+            types = self._my_types = _types(self.cities[self.me])
+        return types
 
     @property
     def threat(self) -> list[float]:
