@@ -7,6 +7,11 @@ under load, many tables' moves share one commit (one fsync) instead of each payi
 loop never waits for the database. A batch in which one write fails (a ``Conflict``: another process
 appended that move first) is rolled back and its writes are retried one transaction each, so one
 refused write never takes the others with it.
+
+The thread keeps one connection for all its transactions (a pool checkout and a ``Session`` per
+commit cost the writer more than the move's statements did); after a failed transaction it gives
+the connection back and takes a fresh one from the pool (which checks it where the engine
+pre-pings), so a database that restarted costs only the writes of the transaction that found out.
 """
 
 from __future__ import annotations
@@ -18,8 +23,9 @@ import queue
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
+from sqlalchemy import Connection, Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 log = logging.getLogger("meeple.server")
@@ -30,20 +36,21 @@ MAX_BATCH = 128
 
 @dataclass(frozen=True)
 class Batched:
-    """A write that many of its kind, queued together, make with one call: ``run(session, [payload, ...])``
-    (e.g. one executemany for many tables' moves, instead of one ORM flush each). Alone it is
-    ``run(session, [payload])``."""
+    """A write that many of its kind, queued together, make with one call: ``run(connection, [payload,
+    ...])`` in the batch's transaction (e.g. one executemany for many tables' moves, instead of one
+    ORM flush each). Alone it is ``run(connection, [payload])``."""
 
-    run: Callable[[Session, list[Any]], None]
+    run: Callable[[Connection, list[Any]], None]
     payload: Any
 
-    def __call__(self, session: Session) -> None:
-        self.run(session, [self.payload])
+
+Work = Callable[[Session], Any] | Batched
+"""A write: a ``Batched`` one, or any function of a ``Session`` (run in the batch's transaction)."""
 
 
 @dataclass
 class _Write:
-    work: Callable[[Session], Any]
+    work: Work
     future: asyncio.Future[Any]
     loop: asyncio.AbstractEventLoop
 
@@ -73,16 +80,23 @@ class DatabaseWriter:
     """A thread committing batches of writes; ``write`` returns once the write is durable."""
 
     def __init__(self, sessions: sessionmaker[Session]) -> None:
-        self.sessions = sessions
+        self.engine: Engine = sessions.kw["bind"]
+        self._connection: Connection | None = None
         self._queue: queue.SimpleQueue[_Write | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="meeple-db-writer", daemon=True)
         self._thread.start()
         self.batches = 0
         self.writes = 0
 
-    async def write(self, work: Callable[[Session], T]) -> T:
+    @overload
+    async def write(self, work: Batched) -> None: ...
+
+    @overload
+    async def write(self, work: Callable[[Session], T]) -> T: ...
+
+    async def write(self, work: Work) -> Any:
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[T] = loop.create_future()
+        future: asyncio.Future[Any] = loop.create_future()
         self._queue.put(_Write(work, future, loop))
         return await future
 
@@ -94,6 +108,7 @@ class DatabaseWriter:
         while True:
             first = self._queue.get()
             if first is None:
+                self._give_back()
                 return
             batch = [first]
             stop = False
@@ -108,6 +123,7 @@ class DatabaseWriter:
                 batch.append(item)
             self._commit(batch)
             if stop:
+                self._give_back()
                 return
 
     def _commit(self, batch: list[_Write]) -> None:
@@ -115,8 +131,7 @@ class DatabaseWriter:
         self.writes += len(batch)
         if len(batch) > 1:
             try:
-                with self.sessions.begin() as session:
-                    results = _run_batch(session, batch)
+                results = self._transaction(batch)
             except Exception:  # one write failed: retry each alone, so only that one is refused
                 pass
             else:
@@ -125,16 +140,32 @@ class DatabaseWriter:
         outcomes: list[tuple[_Write, Any, BaseException | None]] = []
         for item in batch:
             try:
-                with self.sessions.begin() as session:
-                    outcomes.append((item, item.work(session), None))
+                outcomes.append((item, self._transaction([item])[0], None))
             except Exception as error:
                 outcomes.append((item, None, error))
         _settle(outcomes)
 
+    def _transaction(self, batch: list[_Write]) -> list[Any]:
+        """Every write of ``batch`` in one transaction on the thread's connection; each run of
+        ``Batched`` writes of one kind next to each other is made with one call."""
+        connection = self._connection
+        if connection is None:
+            connection = self._connection = self.engine.connect()
+        try:
+            with connection.begin():
+                return _run_batch(connection, batch)
+        except BaseException:
+            self._give_back()  # it may be broken (the database restarted): the next transaction takes another
+            raise
 
-def _run_batch(session: Session, batch: list[_Write]) -> list[Any]:
-    """Every write of ``batch`` in ``session``, in order; each run of ``Batched`` writes of one kind
-    next to each other is made with one call."""
+    def _give_back(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            with contextlib.suppress(Exception):
+                connection.close()
+
+
+def _run_batch(connection: Connection, batch: list[_Write]) -> list[Any]:
     results: list[Any] = []
     index = 0
     while index < len(batch):
@@ -143,10 +174,12 @@ def _run_batch(session: Session, batch: list[_Write]) -> list[Any]:
             end = index + 1
             while end < len(batch) and isinstance(other := batch[end].work, Batched) and other.run == work.run:
                 end += 1
-            work.run(session, [item.work.payload for item in batch[index:end]])  # type: ignore[attr-defined]
+            work.run(connection, [item.work.payload for item in batch[index:end]])  # type: ignore[union-attr]
             results += [None] * (end - index)
             index = end
         else:
-            results.append(work(session))
+            with Session(bind=connection) as session:  # joins the transaction, which it leaves to us
+                results.append(work(session))
+                session.flush()
             index += 1
     return results
