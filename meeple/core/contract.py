@@ -254,6 +254,19 @@ class GameState(ABC, Generic[A]):
         self._check_seat(seat)
         return self._view(seat)
 
+    def views(self, seats: Sequence[int | None]) -> list[JSON]:
+        """``view(seat)`` of each of ``seats``, in order, equal to calling ``view`` for each. A game may
+        build the parts every seat sees once and share them between the views (the server builds
+        every watched seat's view after each move, and diffs a shared part once); shared or not, a
+        view is for reading."""
+        for seat in seats:
+            self._check_seat(seat)
+        return self._views(seats)
+
+    def _views(self, seats: Sequence[int | None]) -> list[JSON]:
+        """The views of valid seats; called only through ``views``. By default one ``_view`` each."""
+        return [self._view(seat) for seat in seats]
+
     def observation(self, seat: int | None) -> Observation:
         """What ``seat`` may know, as a typed frozen ``Observation`` (the facts of ``view(seat)`` without
         the logs); built only when asked for. ``None`` is a spectator."""

@@ -60,6 +60,11 @@ class LogViews(Generic[E]):
         redaction rule of meeple.core.events."""
         return view_logs(self.public, self.private, seat)
 
+    def for_views(self, seats: Sequence[int | None]) -> list[dict[str, list[dict[str, Any]]]]:
+        """``for_view`` of each of ``seats``, their ``"log"`` one list shared by all (views are for reading)."""
+        public = list(self.public)
+        return [{**view_logs((), self.private, seat), "log": public} for seat in seats]
+
 
 def log_views(cached: LogViews[E] | None, log: Sequence[E], visibility: Callable[[E], int],
               to_json: Callable[[E], dict[str, Any]]) -> LogViews[E]:

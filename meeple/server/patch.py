@@ -19,10 +19,15 @@ from __future__ import annotations
 from typing import Any
 
 Patch = dict[str, Any]
+Memo = dict[tuple[int, int], tuple[Any, Any, tuple[str, Any] | None]]
 
 
-def diff(old: Any, new: Any) -> Patch:
-    """The patch that turns container ``old`` (a dict, or a list) into ``new`` of the same type."""
+def diff(old: Any, new: Any, memo: Memo | None = None) -> Patch:
+    """The patch that turns container ``old`` (a dict, or a list) into ``new`` of the same type.
+
+    ``memo``: the changes already worked out between two containers, by their identity, for diffs of
+    views that share parts (``GameState.views``): the parts every seat sees are compared once per
+    update, not once per seat. It keeps the containers it names, so their identities stay theirs."""
     patch: Patch = {}
     if isinstance(old, dict) and isinstance(new, dict):
         pairs = [(key, old.get(key, _MISSING), value) for key, value in new.items()]
@@ -36,17 +41,32 @@ def diff(old: Any, new: Any) -> Patch:
     for key, before, after in pairs:
         if before is _MISSING:
             patch.setdefault("set", {})[key] = after
-        elif before == after:
             continue
-        elif (isinstance(before, dict) and isinstance(after, dict)) or (
-                isinstance(before, list) and isinstance(after, list) and len(before) == len(after)):
-            patch.setdefault("sub", {})[key] = diff(before, after)
-        elif (isinstance(before, list) and isinstance(after, list) and len(after) > len(before)
-              and after[:len(before)] == before):
-            patch.setdefault("add", {})[key] = after[len(before):]
+        if before is after:
+            continue
+        if memo is not None and isinstance(before, (dict, list)):
+            known = memo.get((id(before), id(after)))
+            if known is None:
+                known = memo[id(before), id(after)] = (before, after, _change(before, after, memo))
+            change = known[2]
         else:
-            patch.setdefault("set", {})[key] = after
+            change = _change(before, after, memo)
+        if change is not None:
+            patch.setdefault(change[0], {})[key] = change[1]
     return patch
+
+
+def _change(before: Any, after: Any, memo: Memo | None) -> tuple[str, Any] | None:
+    """How one member changed: ``None`` (it did not), or the patch key and what goes under it."""
+    if before == after:
+        return None
+    if (isinstance(before, dict) and isinstance(after, dict)) or (
+            isinstance(before, list) and isinstance(after, list) and len(before) == len(after)):
+        return "sub", diff(before, after, memo)
+    if (isinstance(before, list) and isinstance(after, list) and len(after) > len(before)
+            and after[:len(before)] == before):
+        return "add", after[len(before):]
+    return "set", after
 
 
 def apply_patch(value: Any, patch: Patch) -> Any:

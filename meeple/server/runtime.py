@@ -34,7 +34,7 @@ from meeple.server.clocks import BadClock, ClockSettings, ClockState, check_rule
 from meeple.server.hub import SPECTATOR, Hub, OwnerSilent, Subscriber, Update, seat_key
 from meeple.server.jsontext import dumps, loads
 from meeple.server.names import BadName, clean_name, name_key
-from meeple.server.patch import apply_patch, diff
+from meeple.server.patch import Memo, apply_patch, diff
 from meeple.server.store import (
     BOT,
     FINISHED,
@@ -939,8 +939,9 @@ class TableRuntime:
         state = table.state
         if state is None or table.views:
             return
-        for seat in self._watched(table):
-            table.views[seat_key(seat)] = state.view(seat)
+        watched = self._watched(table)
+        for seat, view in zip(watched, state.views(watched), strict=True):
+            table.views[seat_key(seat)] = view
         table.views_version = table.version
 
     def _watched(self, table: LiveTable) -> list[int | None]:
@@ -962,22 +963,23 @@ class TableRuntime:
         for seat in table.seat_keys():
             if seat not in watched:
                 table.views.pop(seat_key(seat), None)
-        for seat in watched:
+        views = state.views(watched) if state is not None else [None] * len(watched)
+        memo: Memo = {}  # the parts the views share are diffed once
+        for seat, view in zip(watched, views, strict=True):
             key = seat_key(seat)
             message: JSON = {"type": "update", "seat": seat, "from": start, "version": table.version,
                              "table": summary, "current_player": current,
                              "is_over": state.is_over if state is not None else False,
                              **table.legal_for(seat), "can_undo": table.undoable_for(seat),
                              "log": table.log_entries(seat, start)}
-            if state is None:
+            if view is None:
                 message["patch"] = {}
             else:
-                view = state.view(seat)
                 before = table.views.get(key)
                 if before is None:
                     message["view"] = view
                 else:
-                    message["patch"] = diff(before, view)
+                    message["patch"] = diff(before, view, memo)
                 table.views[key] = view
             messages[key] = message
         table.views_version = table.version

@@ -15,7 +15,7 @@ playout that never reads them never pays for them.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Self
 
 from meeple.core.contract import JSON, GameState
@@ -1278,16 +1278,21 @@ class CitadelsState(GameState[Act]):
         return [c for (st, kind, c) in self.steps if st == seat and kind in (S_DISCARD, S_AUTO_FD)]
 
     def _view(self, seat: int | None) -> JSON:
+        return self._views([seat])[0]
+
+    def _views(self, seats: Sequence[int | None]) -> list[JSON]:
+        """Every seat's view from one build of what all of them see (the seats' boards, the face-up and
+        revealed characters, the public log, the final scores), shared between the views."""
         n = self.players
         over = self.phase == P_OVER
         rules = self.rules
         revealed = self.revealed if not over else 0xFF  # at game over the final round's characters are shown
         scores = self.scores()
         logs = self._log_views = log_views(self._log_views, self.log, _visibility, event_dict)
-        seats = []
+        boards = []
         for s in range(n):
             city = self.cities[s]
-            seats.append({
+            boards.append({
                 "seat": s,
                 "gold": self.gold[s],
                 "hand_count": len(self.hands[s]),
@@ -1299,47 +1304,60 @@ class CitadelsState(GameState[Act]):
                     CHARACTER_SLUGS[c] for c in range(8) if self.holder[c] == s and revealed >> c & 1
                 ],
             })
-        mine = (
-            [CHARACTER_SLUGS[c] for c in range(8) if self.holder[c] == seat] if seat is not None else []
-        )
-        characters: JSON = {
-            "face_up": [CHARACTER_SLUGS[c] for c in self.faceup],
-            "face_down_count": len(self.facedown) + (1 if self.reserved >= 0 else 0),
-            "face_down_seen": [CHARACTER_SLUGS[c] for c in self.seen_face_down(seat)] if seat is not None else [],
-            "mine": mine,
-            "revealed": {
-                CHARACTER_SLUGS[c]: self.holder[c] for c in range(8) if revealed >> c & 1 and self.holder[c] >= 0
-            },
-            "murdered": CHARACTER_SLUGS[self.killed] if self.killed >= 0 else None,
-            "robbed": CHARACTER_SLUGS[self.robbed] if self.robbed >= 0 else None,
+        face_up = [CHARACTER_SLUGS[c] for c in self.faceup]
+        face_down_count = len(self.facedown) + (1 if self.reserved >= 0 else 0)
+        revealed_holders = {
+            CHARACTER_SLUGS[c]: self.holder[c] for c in range(8) if revealed >> c & 1 and self.holder[c] >= 0
         }
-        view: JSON = {
-            "game": "citadels",
-            "players": n,
-            "seat": seat,
-            "round": self.round_no,
-            "phase": "over" if over else ("selection" if self.phase <= P_DISCARD else "action"),
-            "current_player": self.current_player,
-            "crown": self.crown,
-            "complete_at": rules.cap,
-            "options": dict(self.options),
-            "first_complete": self.first_complete if self.first_complete >= 0 else None,
-            "deck_count": len(self.deck),
-            "seats": seats,
-            "hand": [DISTRICT_SLUGS[d] for d in self.hands[seat]] if seat is not None else None,
-            "characters": characters,
-            "pending": self._pending_view(seat),
-            **logs.for_view(seat),
-        }
+        murdered = CHARACTER_SLUGS[self.killed] if self.killed >= 0 else None
+        robbed = CHARACTER_SLUGS[self.robbed] if self.robbed >= 0 else None
+        options = dict(self.options)
+        phase = "over" if over else ("selection" if self.phase <= P_DISCARD else "action")
+        final: JSON | None = None
         if over:
-            view["final"] = {
+            final = {
                 "scores": scores,
                 "breakdown": [self.score_breakdown(s) for s in range(n)],
                 "winners": self.winners(),
                 "hands": [[DISTRICT_SLUGS[d] for d in h] for h in self.hands],
                 "characters": [[CHARACTER_SLUGS[c] for c in range(8) if self.holder[c] == s] for s in range(n)],
             }
-        return view
+        views: list[JSON] = []
+        for seat, seat_logs in zip(seats, logs.for_views(seats), strict=True):
+            mine = (
+                [CHARACTER_SLUGS[c] for c in range(8) if self.holder[c] == seat] if seat is not None else []
+            )
+            characters: JSON = {
+                "face_up": face_up,
+                "face_down_count": face_down_count,
+                "face_down_seen": [CHARACTER_SLUGS[c] for c in self.seen_face_down(seat)] if seat is not None else [],
+                "mine": mine,
+                "revealed": revealed_holders,
+                "murdered": murdered,
+                "robbed": robbed,
+            }
+            view: JSON = {
+                "game": "citadels",
+                "players": n,
+                "seat": seat,
+                "round": self.round_no,
+                "phase": phase,
+                "current_player": self.current_player,
+                "crown": self.crown,
+                "complete_at": rules.cap,
+                "options": options,
+                "first_complete": self.first_complete if self.first_complete >= 0 else None,
+                "deck_count": len(self.deck),
+                "seats": boards,
+                "hand": [DISTRICT_SLUGS[d] for d in self.hands[seat]] if seat is not None else None,
+                "characters": characters,
+                "pending": self._pending_view(seat),
+                **seat_logs,
+            }
+            if final is not None:
+                view["final"] = final
+            views.append(view)
+        return views
 
     def _pending_view(self, seat: int | None) -> JSON | None:
         phase = self.phase
