@@ -19,12 +19,16 @@ benchmark; with table affinity the one that does not own the table forwards). A 
 socket of both has its update, so the figure is the CPU a move costs the two processes together,
 relay included (Redis's own CPU is not counted). The sockets read each message's version with
 orjson, so the benchmark's own share of the CPU counted stays small.
+
+The garbage collector is tuned as ``meeple serve`` tunes it (``meeple.server.collector``) once the
+tables are set up; ``--default-gc`` keeps CPython's defaults, to see what the tuning gains.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import random
 import statistics
 import tempfile
@@ -35,8 +39,10 @@ from pathlib import Path
 import orjson
 
 
-async def measure(tables: int, at: int, moves: int, seed: int, redis: str | None) -> tuple[int, float, float]:
+async def measure(tables: int, at: int, moves: int, seed: int, redis: str | None,
+                  tune_gc: bool = True) -> tuple[int, float, float]:
     """(moves measured, process CPU ms a move, messages' mean bytes) after ``at`` moves a table."""
+    from meeple.server.collector import tune_for_serving
     from meeple.server.db import make_engine, migrate
     from meeple.server.hub import Hub, RedisHub
     from meeple.server.runtime import TableRuntime
@@ -104,6 +110,8 @@ async def measure(tables: int, at: int, moves: int, seed: int, redis: str | None
             return played
 
         await play(at)
+        if tune_gc:
+            tune_for_serving()
         sent[:] = [0, 0]
         started = time.process_time()
         played = await play(moves)
@@ -116,6 +124,17 @@ async def measure(tables: int, at: int, moves: int, seed: int, redis: str | None
     return played, 1000 * cpu / max(played, 1), sent[1] / max(sent[0], 1)
 
 
+def run_once(tables: int, at: int, moves: int, seed: int, redis: str | None, tune_gc: bool) -> tuple[int, float, float]:
+    """One ``measure``, the collector as it was before (a run's tuning and frozen objects undone)."""
+    thresholds = gc.get_threshold()
+    try:
+        return asyncio.run(measure(tables, at, moves, seed, redis, tune_gc))
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
+        gc.collect()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=10)
@@ -126,9 +145,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1,
                         help="measure each --at this many times (the same moves) and print the least and the "
                              "median: on a busy machine the least is the steadiest figure")
+    parser.add_argument("--default-gc", action="store_true",
+                        help="keep CPython's garbage-collector thresholds (meeple serve tunes them)")
     args = parser.parse_args()
     for at in (int(part) for part in args.at.split(",")):
-        runs = [asyncio.run(measure(args.tables, at, args.moves, args.seed, args.redis))
+        runs = [run_once(args.tables, at, args.moves, args.seed, args.redis, not args.default_gc)
                 for _ in range(max(1, args.repeat))]
         played, _, size = runs[0]
         costs = sorted(cpu_ms for _, cpu_ms, _ in runs)

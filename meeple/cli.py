@@ -394,6 +394,7 @@ def serve(
     import uvicorn
 
     from meeple.server.app import create_app
+    from meeple.server.collector import tune_for_serving
     from meeple.server.config import Settings
     from meeple.server.db import make_engine, migrate
     from meeple.server.hosting import listens_everywhere, site_urls
@@ -431,7 +432,9 @@ def serve(
     # before it is buffered whole: the app reads at most MAX_MESSAGE_CHARS characters of UTF-8.
     # proxy_headers=False: the app reads forwarded headers itself, from settings.forwarded_allow_ips only.
     if workers == 1:
-        uvicorn.run(create_app(settings), host=host, port=port, log_level="info", ws_max_size=4 * MAX_MESSAGE_CHARS,
+        served = create_app(settings)
+        tune_for_serving()
+        uvicorn.run(served, host=host, port=port, log_level="info", ws_max_size=4 * MAX_MESSAGE_CHARS,
                     ws_per_message_deflate=ws_deflate, proxy_headers=False)
         return
     engine = make_engine(settings.database_url)

@@ -48,6 +48,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from meeple.server.alerts import TurnAlerts
 from meeple.server.botrunner import BotRunner
 from meeple.server.chat import Chat
+from meeple.server.collector import tune_for_serving
 from meeple.server.config import Settings, normalize_origin
 from meeple.server.db import make_engine, migrate
 from meeple.server.hosting import PublicAddress, lan_addresses, listens_everywhere, request_origin
@@ -167,4 +168,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 def app_from_env() -> FastAPI:
     """The app as ``meeple serve --workers N`` starts it in each worker process (uvicorn's factory):
     its settings come from the environment the command set."""
-    return create_app(Settings.from_env())
+    served = create_app(Settings.from_env())
+    tune_for_serving()
+    return served
