@@ -7,7 +7,10 @@ embedding), so the web event loop never runs a search, and plays the choice like
 append with a unique move number, so a job played twice (a lease that ran out while a slow worker was
 still thinking) is applied once. A worker that dies lets its lease expire and the job is claimed
 again; after ``MAX_ATTEMPTS`` claims, or when the bot fails, a random legal move stands in, so a
-table never waits forever for a bot.
+table never waits forever for a bot. With several server processes, a server's runner claims the jobs
+of the tables its process owns first, and another's only once that table has no live owner or the
+job is overdue by ``hub.OWNER_GRACE`` (``Hub.due_here``): the owner applies the bot's move without
+forwarding it. A standalone worker owns no table and claims any due job.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import os
 import secrets
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from datetime import UTC, datetime
 
 from meeple.bots import make_bot
 from meeple.core.contract import JSON
@@ -71,6 +75,8 @@ class BotRunner:
         self._executor: Executor | None = None
         self._stopping = False
         self.played = 0
+        self._owned: dict[tuple[str, int], bool] = {}
+        """Whether this process owned the table of each job it holds when it claimed it."""
 
     def wake(self) -> None:
         self._wake.set()
@@ -116,8 +122,7 @@ class BotRunner:
             jobs: list[BotJobRow] = []
             if free > 0:
                 try:
-                    jobs = await asyncio.to_thread(self.store.claim_bot_jobs, self.worker, free, self.lease,
-                                                     self.delay)
+                    jobs = await self._claim(free)
                 except Exception:
                     log.exception("claiming bot jobs failed; retrying")
             for job in jobs:
@@ -128,6 +133,22 @@ class BotRunner:
                 continue  # more may be due
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.poll)
+
+    async def _claim(self, free: int) -> list[BotJobRow]:
+        """Up to ``free`` due jobs, now leased to this runner: any when its process runs alone or never
+        owns a table (a standalone worker); with other processes, those ``Hub.due_here`` leaves to it."""
+        hub = self.runtime.hub
+        if not hub.owner_first:
+            jobs = await asyncio.to_thread(self.store.claim_bot_jobs, self.worker, free, self.lease, self.delay)
+            here = {job.table_id: not hub.shared for job in jobs}
+        else:
+            due = await asyncio.to_thread(self.store.due_bot_jobs, max(4 * free, 50), self.delay)
+            here = await hub.due_here(due, datetime.now(UTC)) if due else {}
+            jobs = await asyncio.to_thread(self.store.claim_bot_jobs, self.worker, free, self.lease, self.delay,
+                                           list(here)) if here else []
+        for job in jobs:
+            self._owned[(job.table_id, job.version)] = here.get(job.table_id, False)
+        return jobs
 
     def _done(self, task: asyncio.Task[None]) -> None:
         self._active.discard(task)
@@ -143,6 +164,8 @@ class BotRunner:
             log.exception("bot job %s/%s failed; it is retried", job.table_id, job.version)
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(self.store.release_bot_job, job.table_id, job.version)
+        finally:
+            self._owned.pop((job.table_id, job.version), None)
 
     async def _play_job(self, job: BotJobRow) -> None:
         try:
@@ -182,6 +205,9 @@ class BotRunner:
         try:
             await self.runtime.act(table.id, job.seat, choice, job.version, bot_job=job.version)
             self.played += 1
+            counts = self.runtime.hub.counts
+            counts["bot_moves"] += 1
+            counts["bot_moves_not_owned"] += 0 if self._owned.get((job.table_id, job.version)) else 1
         except Refused as refusal:
             log.info("bot move at table %s version %s not played: %s", table.id, job.version, refusal.message)
             if refusal.code == "illegal":  # a bot's bug: retried, and a random move stands in after a few

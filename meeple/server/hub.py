@@ -21,6 +21,11 @@ the owner's copy is always current and the others only follow updates, instead o
 reading the moves it missed from the database before it can apply its own. An owner that does not
 answer within ``FORWARD_TIMEOUT`` (dead, or its lease lapsed) is replaced by the process that asked:
 the append's unique (table, move number) still makes every move happen once, whoever applies it.
+A process claims the lease (if nobody holds it) as soon as it loads a running table or starts a
+game, so a table has an owner before its first move. What falls due at a table (a clock's deadline,
+a bot's job) is handled by its owner first: another process takes it only when the table has no live
+owner or it is overdue by more than ``OWNER_GRACE`` (``due_here``); the database's conditional claim
+still makes each happen once.
 """
 
 from __future__ import annotations
@@ -32,8 +37,9 @@ import logging
 import os
 import secrets
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from meeple.core.contract import JSON
@@ -51,6 +57,9 @@ LEASE_MS = int(3 * HEARTBEAT * 1000)
 """How long a table's owner keeps it without renewing (its heartbeat renews every ``HEARTBEAT``)."""
 FORWARD_TIMEOUT = 2.0
 """Seconds a process waits for the owner's answer to a forwarded move before taking the table over."""
+OWNER_GRACE = timedelta(seconds=3 * HEARTBEAT)
+"""How long a deadline or bot job of a table another live process owns is left to that owner before
+any process handles it (the owner may be busy; a dead one's lease lapses within ``LEASE_MS`` anyway)."""
 
 # Take the table over if its owner is still ``ARGV[1]`` (the one that did not answer) or nobody: the
 # new owner (ours, or whoever took it first) is returned.
@@ -185,9 +194,11 @@ class Hub:
         self.presence_listeners: list[PresenceListener] = []
         """Told the table whose seats' presence changed without an update (a process died)."""
         self.shared = False  # whether other processes change tables too
-        self.counts = {"applied": 0, "forwarded": 0, "taken_over": 0}
+        self.counts = {"applied": 0, "forwarded": 0, "taken_over": 0, "deadlines": 0, "deadlines_not_owned": 0,
+                       "bot_moves": 0, "bot_moves_not_owned": 0}
         """Moves and undos this process applied, forwarded to an owner, and tables it took over from a
-        silent owner (written with its heartbeat where processes share a site)."""
+        silent owner; the clock deadlines it acted on and the bot jobs it played, and of those, how many
+        were of tables it did not own (written with its heartbeat where processes share a site)."""
         self.forward_handler: ForwardHandler | None = None
         """Applies a request another process forwarded here; returns the answer: ``{"refusal": JSON}`` or
         ``{"version": N}`` (the table's version after it)."""
@@ -207,6 +218,20 @@ class Hub:
     async def owner(self, table_id: str) -> str | None:
         """The process that applies ``table_id``'s moves, if not this one (one process: always this one)."""
         return None
+
+    @property
+    def owner_first(self) -> bool:
+        """Whether what falls due at a table is left to its owner first (``due_here``): only where
+        processes share a site and this one may own tables."""
+        return False
+
+    async def claim(self, table_id: str) -> None:
+        """Become ``table_id``'s owner unless a process is already (one process: it always is)."""
+
+    async def due_here(self, due: Sequence[tuple[str, datetime]], now: datetime) -> dict[str, bool]:
+        """Of the tables where something fell due (a deadline, a bot job) at the given moment, those this
+        process handles now, each with whether it owns the table (one process: all, its own)."""
+        return {table_id: True for table_id, _moment in due}
 
     async def forward(self, owner: str, request: dict[str, Any]) -> dict[str, Any]:
         """Have ``owner`` apply ``request``: its answer (see ``forward_handler``); ``OwnerSilent`` if it
@@ -493,6 +518,42 @@ class RedisHub(Hub):
             return None
         self.forwarding[table_id] = str(owner)
         return str(owner)
+
+    @property
+    def owner_first(self) -> bool:
+        return self.owns_tables
+
+    async def claim(self, table_id: str) -> None:
+        if self.owns_tables and table_id not in self.owned and table_id not in self.forwarding:
+            await self.owner(table_id)
+
+    async def due_here(self, due: Sequence[tuple[str, datetime]], now: datetime) -> dict[str, bool]:
+        """Its own tables' at once; another's only once the table has no live owner (no lease: it died
+        or stopped, or nobody loaded the table since) or it is overdue by more than ``OWNER_GRACE``. A
+        process that never owns (a bot worker) handles everything; so does one that cannot read Redis."""
+        if not self.owns_tables:
+            return {table_id: False for table_id, _moment in due}
+        here: dict[str, bool] = {}
+        asked: list[str] = []
+        for table_id, moment in due:
+            if table_id in self.owned:
+                here[table_id] = True
+            elif now - moment > OWNER_GRACE:
+                here[table_id] = False
+            else:
+                asked.append(table_id)
+        if not asked:
+            return here
+        try:
+            owners = await self._redis.mget([self.owner_key(table_id) for table_id in asked])
+        except Exception:
+            log.exception("reading the owners of tables with something due failed; handling them here")
+            owners = [None] * len(asked)
+        for table_id, owner in zip(asked, owners, strict=True):
+            origin = owner.decode() if isinstance(owner, bytes) else owner
+            if origin is None or origin == self.origin:
+                here[table_id] = origin == self.origin
+        return here
 
     async def forward(self, owner: str, request: dict[str, Any]) -> dict[str, Any]:
         request_id = secrets.token_hex(8)

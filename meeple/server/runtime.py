@@ -11,6 +11,8 @@ as views.
 Any process can hold any table: a table is loaded from the database when first asked for, and a copy
 that fell behind (another process moved; the hub says so, or the append of move *n* finds it taken)
 catches up from the database before it is used again. A stale move is refused, never applied twice.
+With several processes, the one that loads a running table (or starts its game) becomes its owner
+unless another is already (``Hub.claim``), and moves made elsewhere are forwarded to it.
 """
 
 from __future__ import annotations
@@ -328,6 +330,8 @@ class TableRuntime:
                     self._remember_finished(table)
                 else:
                     self._hold(table)
+                    if table.status == RUNNING:
+                        await self.hub.claim(table.id)  # an owner from the first use, not only the first move
                     await self._queue_bot(table)
         elif table.status != FINISHED and (table.is_stale or (fresh and self.hub.shared)):
             async with table.lock:
@@ -702,6 +706,7 @@ class TableRuntime:
         await asyncio.to_thread(self.store.start_table, table.id, state.current_player, clock)
         table.state, table.status, table.clock = state, RUNNING, clock
         table.views.clear()
+        await self.hub.claim(table.id)  # its first deadline or bot job is this process's to handle
         self._turn_changed(table, None, None, state.current_player)
 
     def _turn_changed(self, table: LiveTable, mover: int | None, before: int | None, after: int | None) -> None:

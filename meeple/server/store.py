@@ -425,16 +425,31 @@ class Store:
 
     # --- clocks -------------------------------------------------------------------------------
 
-    def claim_expired(self, worker: str, lease: float, limit: int = 20) -> list[str]:
-        """Running tables whose deadline has passed and that no live process is handling, now claimed
-        by ``worker`` for ``lease`` seconds: each claim is a conditional update (and ``SKIP LOCKED``
-        where the database has it), so exactly one process gets each. A claimer that dies lets its
-        lease run out, and the deadline is claimed again."""
+    def due_deadlines(self, limit: int = 100) -> list[tuple[str, datetime]]:
+        """Running tables whose deadline has passed and that no live process is handling, with their
+        deadlines, earliest first: what a process may claim (``claim_expired``), read without a lock."""
         now = datetime.now(UTC)
         unclaimed = or_(GameTable.expiry_lease_until.is_(None), GameTable.expiry_lease_until < now)
+        with self.sessions() as session:
+            rows = session.execute(select(GameTable.id, GameTable.deadline)
+                                   .where(GameTable.status == RUNNING, GameTable.deadline <= now, unclaimed)
+                                   .order_by(GameTable.deadline).limit(limit)).all()
+        return [(table_id, aware(deadline)) for table_id, deadline in rows if deadline is not None]
+
+    def claim_expired(self, worker: str, lease: float, limit: int = 20,
+                      table_ids: Sequence[str] | None = None) -> list[str]:
+        """Running tables whose deadline has passed and that no live process is handling (of
+        ``table_ids`` when given), now claimed by ``worker`` for ``lease`` seconds: each claim is a
+        conditional update (and ``SKIP LOCKED`` where the database has it), so exactly one process gets
+        each. A claimer that dies lets its lease run out, and the deadline is claimed again."""
+        if table_ids is not None and not table_ids:
+            return []
+        now = datetime.now(UTC)
+        unclaimed = or_(GameTable.expiry_lease_until.is_(None), GameTable.expiry_lease_until < now)
+        among = [] if table_ids is None else [GameTable.id.in_(list(table_ids))]
         claimed: list[str] = []
         with self.sessions.begin() as session:
-            due = (select(GameTable.id).where(GameTable.status == RUNNING, GameTable.deadline <= now, unclaimed)
+            due = (select(GameTable.id).where(GameTable.status == RUNNING, GameTable.deadline <= now, unclaimed, *among)
                    .order_by(GameTable.deadline).limit(limit).with_for_update(skip_locked=True))
             for table_id in session.scalars(due).all():
                 result = session.execute(update(GameTable).where(GameTable.id == table_id, GameTable.deadline <= now,
@@ -514,13 +529,29 @@ class Store:
         except IntegrityError:  # queued meanwhile by another process
             pass
 
-    def claim_bot_jobs(self, worker: str, limit: int, lease: float, delay: float = 0.0) -> list[BotJobRow]:
-        """Up to ``limit`` jobs queued at least ``delay`` seconds ago (the pause that lets people follow
-        a bot) that nobody holds, or whose holder's lease ran out, now leased to ``worker``."""
+    def due_bot_jobs(self, limit: int, delay: float = 0.0) -> list[tuple[str, datetime]]:
+        """The tables of jobs queued at least ``delay`` seconds ago that nobody holds (or whose holder's
+        lease ran out), each with the moment its job fell due, earliest first; read without a lock."""
         now = datetime.now(UTC)
+        with self.sessions() as session:
+            rows = session.execute(select(BotJob.table_id, BotJob.queued_at)
+                                   .where(BotJob.queued_at <= now - timedelta(seconds=delay),
+                                          or_(BotJob.lease_until.is_(None), BotJob.lease_until < now))
+                                   .order_by(BotJob.queued_at).limit(limit)).all()
+        return [(table_id, aware(queued_at) + timedelta(seconds=delay)) for table_id, queued_at in rows]
+
+    def claim_bot_jobs(self, worker: str, limit: int, lease: float, delay: float = 0.0,
+                       table_ids: Sequence[str] | None = None) -> list[BotJobRow]:
+        """Up to ``limit`` jobs queued at least ``delay`` seconds ago (the pause that lets people follow
+        a bot) that nobody holds, or whose holder's lease ran out (of ``table_ids``' tables when given),
+        now leased to ``worker``."""
+        if table_ids is not None and not table_ids:
+            return []
+        now = datetime.now(UTC)
+        among = [] if table_ids is None else [BotJob.table_id.in_(list(table_ids))]
         with self.sessions.begin() as session:
             due = (select(BotJob).where(BotJob.queued_at <= now - timedelta(seconds=delay),
-                                        or_(BotJob.lease_until.is_(None), BotJob.lease_until < now))
+                                        or_(BotJob.lease_until.is_(None), BotJob.lease_until < now), *among)
                    .order_by(BotJob.queued_at).limit(limit).with_for_update(skip_locked=True))
             jobs = session.scalars(due).all()
             claimed: list[BotJobRow] = []

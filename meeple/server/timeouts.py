@@ -5,7 +5,9 @@ process runs a ``ClockKeeper`` that, when it starts and then every ``poll`` seco
 a move finds a clock already out), claims the tables whose deadline has passed
 (``Store.claim_expired``: a conditional update with a lease, ``SKIP LOCKED`` on PostgreSQL), so with
 several processes exactly one acts on each, and a deadline that passed while every server was down
-is acted on when the first one starts. The claimer applies the table's rule in one transaction that
+is acted on when the first one starts. With several processes the table's owner claims first: another
+process claims a deadline only once the table has no live owner or the deadline passed more than
+``hub.OWNER_GRACE`` ago (``Hub.due_here``). The claimer applies the table's rule in one transaction that
 only succeeds while no move came meanwhile (``Store.change_table``):
 
 - ``bot`` (the default): a bot of the table's level takes the seat at once and plays for the player;
@@ -42,6 +44,8 @@ log = logging.getLogger("meeple.server")
 SKIP, HAND_TO_BOT = "skip", "bot"
 VOTE_CHOICES = (SKIP, HAND_TO_BOT)
 DEFAULT_POLL = 1.0
+CLAIM_BATCH = 20
+"""Deadlines one poll claims at most (the rest wait for the next)."""
 CLAIM_LEASE = 30.0
 """Seconds a process holds a deadline it claimed; if it dies meanwhile, another claims it after."""
 MAX_SKIPPED_ACTIONS = 200
@@ -75,17 +79,20 @@ class ClockKeeper:
                 await self._task
 
     async def _run(self) -> None:
+        counts = self.runtime.hub.counts
         while True:
             self._wake.clear()
             try:
-                claimed = await asyncio.to_thread(self.store.claim_expired, self.worker, CLAIM_LEASE)
+                claimed = await self._claim()
             except Exception:
                 log.exception("claiming expired clocks failed; retrying")
-                claimed = []
-            for table_id in claimed:
+                claimed = {}
+            for table_id, owned in claimed.items():
                 try:
                     await expire(self.runtime, table_id)
                     self.expired += 1
+                    counts["deadlines"] += 1
+                    counts["deadlines_not_owned"] += 0 if owned else 1
                 except Exception:
                     log.exception("the timeout of table %s failed; it is tried again", table_id)
                 finally:
@@ -93,6 +100,20 @@ class ClockKeeper:
                         await asyncio.to_thread(self.store.release_expiry, table_id, self.worker)
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.poll)
+
+    async def _claim(self) -> dict[str, bool]:
+        """The deadlines this process now holds, each with whether it owns the table: every passed one
+        it can get when it runs alone; with other processes, those ``Hub.due_here`` leaves to it."""
+        hub = self.runtime.hub
+        if not hub.owner_first:
+            claimed = await asyncio.to_thread(self.store.claim_expired, self.worker, CLAIM_LEASE, CLAIM_BATCH)
+            return {table_id: not hub.shared for table_id in claimed}
+        due = await asyncio.to_thread(self.store.due_deadlines, 5 * CLAIM_BATCH)
+        here = await hub.due_here(due, datetime.now(UTC)) if due else {}
+        if not here:
+            return {}
+        claimed = await asyncio.to_thread(self.store.claim_expired, self.worker, CLAIM_LEASE, CLAIM_BATCH, list(here))
+        return {table_id: here[table_id] for table_id in claimed}
 
 
 def vote_window(clock: ClockState) -> timedelta:
