@@ -3,6 +3,7 @@
     python bench/load_server.py --tables 20,50,100,200 --think 1.0 --duration 25 --spread
     python bench/load_server.py --database postgresql postgresql+psycopg://user:pw@127.0.0.1/bench
     python bench/load_server.py --processes 2 --database postgresql URL --redis redis://127.0.0.1:6379/0
+    python bench/load_server.py --processes 2 --routing seats --database postgresql URL --redis auto
     python bench/load_server.py --url http://127.0.0.1:8000          # a server that is already running
 
 It starts ``meeple serve`` (``--processes N`` of them, on free ports of 127.0.0.1; a temporary SQLite
@@ -13,8 +14,13 @@ seat token each), one WebSocket is opened per seat, and the seats play. A seat w
 legal actions waits the think time (``--think``, jittered by ``--jitter``) and sends a random one
 with the message's ``version``. With ``--spread`` every new table is first fast-forwarded by a random
 number of moves (think time 0) so that the tables are spread over the whole length of a game. A
-table whose game ends is replaced by a new one. After ``--warmup`` seconds, ``--duration`` seconds
-are measured and printed, one figure per line (``key: value``):
+table whose game ends is replaced by a new one. With several servers, ``--routing table`` (the
+default) does what nginx's ``hash $table_id consistent`` does in front of them (docs/deploy.md): a
+table is created on the servers in turn (that request names no table), and its joins and every one of
+its sockets go to the one server its id hashes to, so tables are spread over the servers and each
+table's updates stay in one process; ``--routing seats`` puts a table's seats on the servers in turn,
+so every move's update crosses Redis. After ``--warmup`` seconds, ``--duration`` seconds are
+measured and printed, one figure per line (``key: value``):
 
 - moves/s: moves acknowledged to their sender in the window;
 - sender latency: act sent -> the sender's own update (the first message with a newer version);
@@ -24,7 +30,9 @@ are measured and printed, one figure per line (``key: value``):
   ``LOST_AFTER`` timeouts), stalls (a table that stopped moving), setup errors (HTTP refusals, failed
   connections), counted since the previous level;
 - bytes per message (the JSON payload, before permessage-deflate) and per move;
-- each server process's RSS and CPU% (100% = one core), the machine's CPU, each client process's CPU
+- each server process's RSS and CPU% (100% = one core), and per server the moves/s its sockets' seats
+  made and its CPU ms per such move (with ``--routing table``: the moves of the tables it serves);
+- the machine's CPU, each client process's CPU
   and event-loop lag; when a client process is above ``SATURATED_CPU`` of a core or its loop lags
   more than ``SATURATED_LAG`` the level is marked client-bound: its figures say more about the client
   than about the server.
@@ -55,6 +63,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from http.cookiejar import CookieJar, DefaultCookiePolicy
@@ -115,6 +124,7 @@ class ClientConfig:
     compression: bool
     seed: int
     deadline: float
+    routing: str = "table"
     setup_concurrency: int = 16
 
 
@@ -125,6 +135,7 @@ class Stats:
     sender: list[float] = field(default_factory=list)
     fanout: list[float] = field(default_factory=list)
     moves: int = 0
+    moves_by_server: Counter[str] = field(default_factory=Counter)
     sizes: list[int] = field(default_factory=list)
     lag: list[float] = field(default_factory=list)
     refusals: Counter[str] = field(default_factory=Counter)
@@ -304,6 +315,7 @@ class Client:
         return {
             "index": self.config.index, "tables": len(self.tables), "positions": positions,
             "cpu": cpu, "wall": wall, "sender": stats.sender, "fanout": stats.fanout, "moves": stats.moves,
+            "moves_by_server": dict(stats.moves_by_server),
             "sizes": stats.sizes, "lag": stats.lag, "refusals": dict(stats.refusals),
             "disconnects": stats.disconnects, "timeouts": stats.timeouts, "late": stats.late, "lost": stats.lost,
             "stalls": stats.stalls,
@@ -312,8 +324,16 @@ class Client:
 
     # --- tables
 
-    def server_for(self, seat: int, table_number: int) -> str:
+    def server_for(self, seat: int, table_number: int, table_id: str | None) -> str:
+        """Where a request of ``seat`` goes. ``table`` routing: the server ``table_id`` hashes to (a
+        stable hash of the id, as nginx's ``hash $table_id consistent`` over a fixed set of servers),
+        and for the creation, which names no table yet, the servers in turn. ``seats``: the table's
+        seats on the servers in turn."""
         servers = self.config.servers
+        if self.config.routing == "table":
+            if table_id is None:
+                return servers[table_number % len(servers)]
+            return servers[zlib.crc32(table_id.encode()) % len(servers)]
         return servers[(table_number + seat) % len(servers)]
 
     async def new_table(self, target: int) -> Table | None:
@@ -325,7 +345,7 @@ class Client:
         self.next_server += 1
         players, stats = self.config.players, self.stats
         try:
-            reply = await self.http.post(f"{self.server_for(0, number)}/api/tables", json={
+            reply = await self.http.post(f"{self.server_for(0, number, None)}/api/tables", json={
                 "game": self.config.game, "players": players, "seats": [{"kind": "human"}] * players,
                 "seat": 0, "name": "bench0"})
             if reply.status_code != 201:
@@ -335,7 +355,7 @@ class Client:
             table = Table(created["table"]["id"], target)
             tokens = [created["token"]]
             for index in range(1, players):
-                reply = await self.http.post(f"{self.server_for(index, number)}/api/tables/{table.id}/join",
+                reply = await self.http.post(f"{self.server_for(index, number, table.id)}/api/tables/{table.id}/join",
                                              json={"seat": index, "name": f"bench{index}"})
                 if reply.status_code != 200:
                     stats.setup_errors[f"join {reply.status_code}"] += 1
@@ -344,7 +364,7 @@ class Client:
         except Exception as error:
             stats.setup_errors[type(error).__name__] += 1
             return None
-        table.seats = [Seat(table, i, token, self.server_for(i, number)) for i, token in enumerate(tokens)]
+        table.seats = [Seat(table, i, token, self.server_for(i, number, table.id)) for i, token in enumerate(tokens)]
         self.tables[table.id] = table
         opened = await asyncio.gather(*(self.connect(seat) for seat in table.seats))
         if not all(opened):
@@ -426,6 +446,7 @@ class Client:
                     stats.sender.append(now - pending.sent)
                 if self.in_window(now):
                     stats.moves += 1
+                    stats.moves_by_server[seat.server] += 1
             pending.seen.add(seat.index)
             if len(pending.seen) == len(table.seats):
                 if pending.measured:
@@ -819,6 +840,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                        help="meeple serve processes on different ports; >1 needs PostgreSQL and --redis")
     where.add_argument("--redis", help="Redis URL handed to every server process (needed with --processes > 1); "
                                        "auto: start a private redis-server for the run")
+    where.add_argument("--routing", choices=("table", "seats"), default="table",
+                       help="with several servers: table (each table's joins and sockets on the server its id "
+                            "hashes to, as nginx's hash $table_id consistent; the default) or seats (a table's "
+                            "seats on the servers in turn, so every update crosses Redis)")
     where.add_argument("--serve-arg", action="append",
                        help="one more argument for `meeple serve` (repeatable), e.g. --serve-arg=--workers=2")
     args = parser.parse_args(argv)
@@ -909,7 +934,7 @@ class Run:
                 players=self.args.players, think=self.args.think, jitter=self.args.jitter,
                 timeout=self.args.timeout, setup_timeout=self.args.setup_timeout,
                 compression=not self.args.no_compression, seed=self.args.seed * 1000 + index,
-                deadline=self.deadline)
+                deadline=self.deadline, routing=self.args.routing)
             process = context.Process(target=client_main, args=(theirs, config), name=f"load-client-{index}",
                                       daemon=True)
             process.start()
@@ -1032,16 +1057,26 @@ class Run:
             ("bytes per move", f"{sum(sizes) / moves:.0f}" if moves else "n/a"),
         ]
         server_cpu = 0.0
+        by_server: Counter[str] = Counter()
+        for r in reports:
+            by_server.update(r["moves_by_server"])
         for number, server in enumerate(self.servers):
+            own_cpu_s = 0.0
             for pid in server.pids():
                 start, stop = before.get(pid), after.get(pid)
                 cpu = "n/a"
                 if start is not None and stop is not None:
                     server_cpu += (stop - start) / wall * 100
+                    own_cpu_s += stop - start
                     cpu = f"{(stop - start) / wall * 100:.1f}"
                 memory = rss.get(pid)
                 key = f"server{number} pid {pid}"
                 lines += [(f"{key} rss MB", f"{memory / 2**20:.1f}" if memory else "n/a"), (f"{key} cpu %", cpu)]
+            if len(self.servers) > 1:
+                its_moves = by_server.get(server.url, 0)
+                lines += [(f"server{number} moves/s (its sockets' seats)", f"{its_moves / wall:.1f}"),
+                          (f"server{number} cpu ms per move (its sockets' moves)",
+                           f"{own_cpu_s / its_moves * 1000:.2f}" if its_moves else "n/a")]
         for name, used in services.items():
             lines.append((f"{name} cpu % (all its processes)", f"{used:.1f}"))
         client_cpu = [r["cpu"] / r["wall"] * 100 for r in reports]
@@ -1085,8 +1120,11 @@ class Run:
             print(f"WARNING: other processes used {others:.0f}% of a core meanwhile: the server had less CPU "
                   "than this machine has (figures disturbed)")
         print(flush=True)
-        self.summary.append(f"{tables} tables {moves / wall:.1f} moves/s p99 fan-out {ms(percentile(fanout, 99))} ms"
-                            f"{' (client-bound)' if bound else ''}")
+        each = ""
+        if len(self.servers) > 1:
+            each = " (" + ", ".join(f"{by_server.get(s.url, 0) / wall:.1f}" for s in self.servers) + " per server)"
+        self.summary.append(f"{tables} tables {moves / wall:.1f} moves/s{each} p99 fan-out "
+                            f"{ms(percentile(fanout, 99))} ms{' (client-bound)' if bound else ''}")
 
     def stop_clients(self) -> None:
         for conn in self.conns:
@@ -1120,6 +1158,8 @@ def main(argv: list[str] | None = None) -> int:
             where = f"{len(servers)} meeple serve process(es) on {', '.join(s.url for s in servers)}, {kind}"
             if args.redis:
                 where += f", redis {args.redis}"
+        if len(servers) > 1:
+            where += f", routing: {args.routing}"
         print(f"servers: {where}")
         spread = f"up to {args.spread_moves} moves" if args.spread else "no"
         print(f"game: {args.game}, {args.players} human seats a table, think {args.think} s "
