@@ -207,7 +207,7 @@ def test_e11_two_recruits_update_the_reduction() -> None:
         put(state, R, gold=9, OFF=2, KIN=3, POM=2)
         pool = state.pool[R]
         to_step(state, 4)
-        paid = []
+        paid: list[int] = []
         for name in order:
             before = state.gold[R]
             assert state.recruit_cost(square(name)) == costs[len(paid)]
