@@ -7,12 +7,17 @@ Who may see an entry is not part of the entry: a game keeps each entry's *visibi
 entry. The rule, stated here once: an entry is in seat ``s``'s view iff it is public or private to
 ``s``; a spectator sees the public entries only. A view lists the public entries under ``"log"`` and
 the viewer's private ones under ``"private_log"``, each in the order they happened.
+
+An entry may also be public in part: everyone sees it, but some of its fields belong to one seat (the
+platform's move entry: everyone sees that seat ``s`` moved, only ``s`` sees the notation, which may name
+a hidden choice). The same rule decides: ``redacted`` gives the whole entry to the seats ``visible_to``
+admits and the entry without those fields to everyone else.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any, NotRequired, Required, TypedDict, cast
 
 PUBLIC = -1
@@ -31,6 +36,14 @@ class Event(TypedDict, total=False):
 def visible_to(visibility: int, seat: int | None) -> bool:
     """The rule: whether an entry of ``visibility`` belongs in the view of ``seat`` (None: a spectator)."""
     return visibility == PUBLIC or (seat is not None and visibility == seat)
+
+
+def redacted(entry: Event, private_fields: Collection[str], visibility: int, seat: int | None) -> Event:
+    """``entry`` as ``seat`` (None: a spectator) sees it: whole if ``visible_to(visibility, seat)``, else
+    without ``private_fields`` (a new dict; ``entry`` is left as it was)."""
+    if visible_to(visibility, seat) or not any(field in entry for field in private_fields):
+        return entry
+    return cast(Event, {key: value for key, value in entry.items() if key not in private_fields})
 
 
 def view_logs(public: Iterable[dict[str, Any]], private: Mapping[int, Iterable[dict[str, Any]]],

@@ -3,8 +3,9 @@
 A client draws a button for an action from its kind and arguments (``state.action_info``, the engine
 contract's structured form) and posts back the notation it was given, so no page ever splits a
 notation string. The seat whose turn it is gets ``legal`` (the notations, as every client has always
-had) and ``actions``, the ``[kind, args]`` of each, in the same order; an entry of a seat's own log,
-a replay's last move and a table's last move carry ``kind`` and ``args`` beside their notation.
+had) and ``actions``, the ``[kind, args]`` of each, in the same order; a move entry of the platform's
+log (``meeple.server.undo``: the table's log, a replay's last step, my-games' last move) carries
+``kind`` and ``args`` beside its notation, for its mover only.
 A game without structured actions (no ``observation_module``) sends notations only.
 """
 
@@ -43,12 +44,3 @@ def legal_moves(state: GameState[Any]) -> JSON:
 def no_moves(game: Game[Any]) -> JSON:
     """What a seat that does not decide now (or any seat before the game starts) is offered."""
     return {"legal": [], "actions": None if game.observation_module is None else []}
-
-
-def with_shape(game: Game[Any], entry: JSON) -> JSON:
-    """``entry`` (with an ``action`` notation or ``None``) plus that action's ``kind`` and ``args``."""
-    notation = entry.get("action")
-    shape = action_shape(game, notation) if isinstance(notation, str) else None
-    if shape is not None:
-        entry["kind"], entry["args"] = shape
-    return entry

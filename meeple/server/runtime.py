@@ -24,13 +24,14 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from functools import partial
+from typing import Any, cast
 
 from meeple.bots import BOT_KINDS, level_name
 from meeple.core.contract import JSON, Game, GameState
 from meeple.core.errors import IllegalAction, MeepleError
 from meeple.core.registry import game_names, load_game
-from meeple.server.actions import legal_moves, no_moves, with_shape
+from meeple.server.actions import action_shape, legal_moves, no_moves
 from meeple.server.auth import new_token, token_hash
 from meeple.server.clocks import BadClock, ClockSettings, ClockState, check_rule, profile_of, reclaimed_time
 from meeple.server.hub import SPECTATOR, Hub, OwnerSilent, Subscriber, Update, seat_key
@@ -189,10 +190,10 @@ class LiveTable:
         return legal_moves(state)
 
     def log_entries(self, seat: int | None, start: int = 0) -> list[JSON]:
-        """The platform's log from row ``start``: who moved, and the notation only for ``seat``'s own;
-        who took back which moves (``MoveLedger.entry``)."""
-        entry = self.ledger.entry
-        return [with_shape(self.game, entry(i, seat)) for i in range(start, self.version)]
+        """The platform's log from row ``start`` as ``seat`` sees it, one Event per row: who moved (the
+        notation, kind and args only of ``seat``'s own moves), who took back which moves (``undo.py``)."""
+        entry, shape = self.ledger.entry, partial(action_shape, self.game)
+        return [cast(JSON, entry(i, seat, shape)) for i in range(start, self.version)]
 
     def undoable_for(self, seat: int | None) -> int:
         """How many of its last moves ``seat`` may take back now (the engine says where undo stops);
@@ -1106,8 +1107,7 @@ class TableRuntime:
         state = states[step]
         previous: JSON | None = None
         if step > 0:
-            previous = with_shape(table.game, table.ledger.entry(step - 1, seat))
-            previous.pop("index")
+            previous = cast(JSON, table.ledger.entry(step - 1, seat, partial(action_shape, table.game)))
         return {
             "type": "replay",
             "table": table.summary(set()),

@@ -20,6 +20,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import Any, cast
 
 from sqlalchemy import Connection, Dialect, Engine, Table, and_, bindparam, delete, func, insert, or_, select, update
@@ -31,7 +32,7 @@ from sqlalchemy.sql.expression import ClauseElement
 from meeple.core.contract import JSON
 from meeple.core.errors import MeepleError
 from meeple.core.registry import load_game
-from meeple.server.actions import with_shape
+from meeple.server.actions import action_shape
 from meeple.server.clocks import ClockSettings, ClockState
 from meeple.server.models import (
     Account,
@@ -47,7 +48,7 @@ from meeple.server.models import (
 from meeple.server.models import Rating as RatingRow
 from meeple.server.names import name_key
 from meeple.server.ratings import START_MU, START_SIGMA, Entrant, abandoned_too_early, displayed, rate
-from meeple.server.undo import moves_in_effect, undone_count
+from meeple.server.undo import MoveLedger, as_seen, move_event, moves_in_effect, undone_count
 
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
 HUMAN, BOT = "human", "bot"
@@ -182,8 +183,10 @@ def settings_of(row: GameTable) -> ClockSettings:
 
 
 def event_json(event: TableEvent) -> JSON:
-    return {"index": event.idx, "version": event.version, "kind": event.kind, "seat": event.seat,
-            "data": dict(event.data), "at": aware(event.created_at).isoformat()}
+    """A stored table event as the Event every seat is sent (``meeple.core.events``; public whole): its
+    kind and seat, its own fields (a bot's ``level``, a ballot's ``choice``), where and when it happened."""
+    return {**event.data, "event": event.kind, "seat": event.seat, "index": event.idx, "version": event.version,
+            "at": aware(event.created_at).isoformat()}
 
 
 def aware(moment: datetime) -> datetime:
@@ -712,11 +715,25 @@ class Store:
                 summary = summary_of_row(row)
                 summary["mine"] = sorted(mine[row.id])
                 move = last.get(row.id)
-                summary["last_move"] = None if move is None else with_shape(load_game(row.game), {
-                    "seat": move[0], "at": aware(move[2]).isoformat(),
-                    "action": move[1] if move[0] in mine[row.id] and undone_count(move[1]) is None else None})
+                summary["last_move"] = None if move is None else self._last_entry(session, row, move, mine[row.id])
                 result.append(summary)
             return result
+
+    @staticmethod
+    def _last_entry(session: Session, row: GameTable, move: tuple[int, str, datetime], mine: list[int]) -> JSON:
+        """A table's last log row as the entry its table sends (``meeple.server.undo``) to the one of
+        ``mine`` who made it, or to a spectator when none did, plus when (``at``)."""
+        seat, notation, at = move
+        index = row.moves - 1
+        if undone_count(notation) is None:
+            entry = move_event(index, seat, notation, partial(action_shape, load_game(row.game)))
+        else:  # which moves it took back: the table's rows say (an undo is rarely a table's last row)
+            ledger = MoveLedger()
+            ledger.extend((mover, written) for mover, written in session.execute(
+                select(ActionRecord.seat, ActionRecord.notation)
+                .where(ActionRecord.table_id == row.id).order_by(ActionRecord.idx)))
+            entry = ledger.event(index)
+        return {**as_seen(entry, seat if seat in mine else None), "at": aware(at).isoformat()}
 
     def alert_settings(self, account_id: int) -> tuple[str | None, bool, str | None]:
         """(e-mail address, whether to mail on one's turn, language) of an account."""

@@ -8,13 +8,29 @@ with ``~`` (tests/server/test_undo.py checks every game's notations).
 
 Which moves may be taken back is the engine's to say (``GameState.undoable_moves``: the seat's own
 consecutive last moves above the game's ``undo_floor``, while it is still its turn).
+
+Each row reaches a client as an ``Event`` (``meeple.core.events``), the same on every channel:
+``{"event": "move", "seat": s, "index": i, "action": notation, "kind": ..., "args": ...}`` (``"undone":
+true`` once taken back) or ``{"event": "undo", "seat": s, "index": i, "taken_back": [indexes]}``.
+Nothing stored changes: the entries are made from the rows when sent.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any, cast
+
+from meeple.core.events import PUBLIC, Event, redacted
 
 UNDO_PREFIX = "~undo:"
+MOVE, UNDO = "move", "undo"
+PRIVATE_FIELDS: dict[str, tuple[str, ...]] = {MOVE: ("action", "kind", "args"), UNDO: ()}
+"""The fields of each kind of platform entry only its seat sees (other kinds are public whole): another
+seat's notation may name a hidden choice (a character called, a card kept), so everyone else learns
+only that the seat moved."""
+
+Shape = Callable[[str], "list[Any] | None"]
+"""A notation's ``[kind, args]`` (``meeple.server.actions.action_shape`` of a game), None if it has none."""
 
 
 def undo_notation(moves: int) -> str:
@@ -36,6 +52,28 @@ def moves_in_effect(notations: Iterable[str]) -> int:
         taken_back = undone_count(notation)
         count = count + 1 if taken_back is None else count - taken_back
     return count
+
+
+def move_event(index: int, seat: int, notation: str, shape: Shape | None = None, undone: bool = False) -> Event:
+    """Row ``index``, a move, whole (as its mover sees it); ``as_seen`` hides what others may not see."""
+    entry: dict[str, Any] = {"event": MOVE, "seat": seat, "index": index, "action": notation}
+    kind_args = shape(notation) if shape is not None else None
+    if kind_args is not None:
+        entry["kind"], entry["args"] = kind_args
+    if undone:
+        entry["undone"] = True
+    return cast(Event, entry)
+
+
+def undo_event(index: int, seat: int, taken_back: Iterable[int]) -> Event:
+    """Row ``index``, an undo by ``seat`` taking back the moves at ``taken_back``: public."""
+    return cast(Event, {"event": UNDO, "seat": seat, "index": index, "taken_back": list(taken_back)})
+
+
+def as_seen(entry: Event, seat: int | None) -> Event:
+    """A platform entry as ``seat`` (None: a spectator) may see it: its ``PRIVATE_FIELDS`` go to the seat
+    it is about only, by the one rule of ``meeple.core.events``."""
+    return redacted(entry, PRIVATE_FIELDS.get(entry["event"], ()), entry.get("seat", PUBLIC), seat)
 
 
 class MoveLedger:
@@ -83,14 +121,14 @@ class MoveLedger:
         """The notations of the moves in effect: what replays the game as it stands."""
         return [self.rows[index][1] for index in self.in_effect]
 
-    def entry(self, index: int, seat: int | None) -> dict[str, object]:
-        """Row ``index`` as ``seat`` sees it in the log: who; the notation only of its own moves (another
-        seat's may name a hidden choice); an undo says which moves it took back; a move taken back says so."""
+    def event(self, index: int, shape: Shape | None = None) -> Event:
+        """Row ``index`` as an Event, whole: a move (marked ``undone`` once taken back) or an undo."""
         mover, notation = self.rows[index]
         taken = self.undone_by.get(index)
         if taken is not None:
-            return {"index": index, "seat": mover, "undo": list(taken)}
-        entry: dict[str, object] = {"index": index, "seat": mover, "action": notation if mover == seat else None}
-        if index in self.undone:
-            entry["undone"] = True
-        return entry
+            return undo_event(index, mover, taken)
+        return move_event(index, mover, notation, shape, index in self.undone)
+
+    def entry(self, index: int, seat: int | None, shape: Shape | None = None) -> Event:
+        """Row ``index`` as ``seat`` sees it in the log (``as_seen``)."""
+        return as_seen(self.event(index, shape), seat)

@@ -141,7 +141,7 @@ def check_own_views(
         assert frame["seat"] == seat
         if frame["view"] is not None:
             assert frame["view"] == views[frame["version"]]
-        assert all(entry["action"] is None for entry in frame["log"] if entry["seat"] != seat)
+        assert all("action" not in entry for entry in frame["log"] if entry["seat"] != seat)
         assert not {"history", "rng", "body"} & set(frame) and '"rng"' not in json.dumps(frame["view"])
     assert states[-1]["is_over"] and states[-1]["version"] == len(views) - 1
     return views

@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
 from meeple.bots import BOT_KINDS
+from meeple.core.events import check_event
 from meeple.core.registry import game_names, load_game
 from meeple.server.i18n import _read
 from meeple.server.runtime import LiveTable, TableRuntime
@@ -203,9 +204,9 @@ def test_the_log_names_only_your_own_actions(client: TestClient) -> None:
     ada_move = client.get(f"/api/tables/{table_id}").json()["legal"][0]
     assert client.post(f"/api/tables/{table_id}/actions", json={"action": ada_move, "version": 0}).status_code == 200
     bob_state = bob.get(f"/api/tables/{table_id}").json()
-    assert bob_state["log"] == [{"index": 0, "seat": 0, "action": None}]
+    assert bob_state["log"] == [{"event": "move", "index": 0, "seat": 0}]
     ada_state = client.get(f"/api/tables/{table_id}").json()
-    assert ada_state["log"] == [{"index": 0, "seat": 0, "action": ada_move}]
+    assert ada_state["log"] == [{"event": "move", "index": 0, "seat": 0, "action": ada_move}]
     spectator = guest(client).get(f"/api/tables/{table_id}").json()
     for message in (bob_state, ada_state, spectator):
         text_form = json.dumps(message)
@@ -288,7 +289,8 @@ def test_replays_step_through_a_finished_game_from_any_seat(client: TestClient) 
             replay = client.get(f"/api/tables/{table_id}/replay{query}").json()
             assert replay["steps"] == len(history) and replay["view"] == state.view(seat)
             if step:
-                assert replay["last"]["action"] == (history[step - 1] if replay["last"]["seat"] == seat else None)
+                check_event(replay["last"], 2)
+                assert replay["last"].get("action") == (history[step - 1] if replay["last"]["seat"] == seat else None)
         if step < len(history):
             state.apply(history[step])
     assert client.get(f"/api/tables/{table_id}/replay?step={len(history) + 1}").json()["code"] == "bad_step"
@@ -360,10 +362,10 @@ def test_a_citadels_bot_table_only_ever_sends_each_seat_its_own_view(client: Tes
         assert message["seat"] is None and message["legal"] == []
         assert message["view"] == views[message["version"]]
         assert message["view"]["hand"] is None
-        assert all(entry["action"] is None for entry in message["log"])
+        assert all("action" not in entry for entry in message["log"])
     for raw in follower.raw:  # what went over the wire: only spectator messages, never a notation
         assert raw["seat"] is None and raw["legal"] == []
-        assert all(entry["action"] is None for entry in raw["log"])
+        assert all("action" not in entry for entry in raw["log"])
 
 
 class BrokenBot:

@@ -65,7 +65,7 @@ def test_two_processes_watch_the_same_deadlines_and_exactly_one_takes_each_seat_
     for table_id in tables:  # each process shows the takeover, whichever made it
         for process in (a, b):
             table = httpx.get(f"{process.url}/api/tables/{table_id}").json()["table"]
-            assert [event["kind"] for event in table["clock"]["events"] if event["seat"] == 0] == ["timeout_bot"]
+            assert [event["event"] for event in table["clock"]["events"] if event["seat"] == 0] == ["timeout_bot"]
             assert table["seats"][0]["kind"] == "bot"
 
 

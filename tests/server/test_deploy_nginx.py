@@ -74,6 +74,7 @@ def test_meeple_behind_the_documented_nginx_site(proxied: Proxied) -> None:
         assert state["version"] >= played["version"]
         mine = [entry for entry in state["log"] if entry["index"] == played["index"]]
         assert len(mine) == 1 and mine[0]["seat"] == 0 and mine[0]["action"] == played["action"]
+        assert mine[0]["event"] == "move"  # the platform's log entries are Events (meeple.core.events)
         assert mine[0]["kind"] and "args" in mine[0]  # the structured form of one's own move comes along
 
 

@@ -108,4 +108,4 @@ def test_updates_rebuild_every_seats_view_in_a_citadels_game(make_client: Callab
     for seat in (0, 1):
         for raw in followers[seat].raw:
             assert raw.get("seat", seat) == seat
-            assert all(entry["action"] is None for entry in raw.get("log", ()) if entry["seat"] != seat)
+            assert all("action" not in entry for entry in raw.get("log", ()) if entry["seat"] != seat)

@@ -17,6 +17,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
+from meeple.core.events import check_event
 from meeple.server.models import GameTable
 from meeple.server.store import Store, aware
 from tests.server.conftest import create_table, guest
@@ -68,7 +69,9 @@ def wait_for(client: TestClient, table_id: str, condition: Callable[[dict[str, A
 
 
 def kinds(data: dict[str, Any]) -> list[str]:
-    return [event["kind"] for event in data["table"]["clock"]["events"]]
+    """The kinds of a table's platform events, each an Event (meeple.core.events)."""
+    events = data["table"]["clock"]["events"]
+    return [check_event(event, data["table"]["players"])["event"] for event in events]
 
 
 def two_players(client: TestClient, **clock: Any) -> tuple[str, TestClient]:
@@ -129,7 +132,7 @@ def test_a_clock_running_out_hands_the_seat_to_a_bot_and_the_player_reclaims_it(
     assert seat["stand_in"] and seat["bot_level"] == "easy" and seat["name"] == "Ada"
     assert kinds(data) == ["timeout_bot"] and data["table"]["clock"]["events"][0]["seat"] == 0
     assert data["seat"] == 0 and data["legal"] == []  # Ada still holds her seat's token, the bot plays
-    assert bob.get(f"/api/tables/{table_id}").json()["table"]["clock"]["events"][0]["kind"] == "timeout_bot"
+    assert bob.get(f"/api/tables/{table_id}").json()["table"]["clock"]["events"][0]["event"] == "timeout_bot"
     # the stand-in bot played her move; Bob's clock runs now, hers does not
     assert data["table"]["clock"]["running"] == [1] or data["is_over"]
     if data["is_over"]:
@@ -143,11 +146,11 @@ def test_a_clock_running_out_hands_the_seat_to_a_bot_and_the_player_reclaims_it(
     after = reclaimed.json()["table"]
     assert after["seats"][0]["kind"] == "human" and not after["seats"][0]["stand_in"]
     assert after["clock"]["remaining"][0] == 15_000
-    assert [e["kind"] for e in after["clock"]["events"]] == ["timeout_bot", "reclaim"]
+    assert [e["event"] for e in after["clock"]["events"]] == ["timeout_bot", "reclaim"]
     assert client.post(f"/api/tables/{table_id}/reclaim").json()["code"] == "not_replaced"
     assert bob.post(f"/api/tables/{table_id}/reclaim").json()["code"] == "not_replaced"
     # one takeover, one bot move for her: the job queue is empty again
-    assert store_of(client).table_events(table_id)[0]["kind"] == "timeout_bot"
+    assert store_of(client).table_events(table_id)[0]["event"] == "timeout_bot"
 
 
 def test_with_the_vote_rule_the_others_vote_to_skip_the_turn(client: TestClient) -> None:
@@ -166,7 +169,7 @@ def test_with_the_vote_rule_the_others_vote_to_skip_the_turn(client: TestClient)
     decided = cy.post(f"/api/tables/{table_id}/vote", json={"choice": "skip"}).json()
     table = decided["table"]
     assert table["clock"]["vote"] is None and table["seats"][0]["kind"] == "human"
-    assert [e["kind"] for e in table["clock"]["events"]] == ["vote_open", "vote_cast", "vote_cast", "vote_skip"]
+    assert [e["event"] for e in table["clock"]["events"]] == ["vote_open", "vote_cast", "vote_cast", "vote_skip"]
     assert decided["version"] == 1 and decided["current_player"] == 1  # her turn was played and passed
     # a quarter of the bank, and the move's bonus (less the milliseconds the skipped move took)
     assert 19_000 < table["clock"]["remaining"][0] <= 15_000 + 5_000

@@ -104,12 +104,13 @@ def test_citadels_gold_is_taken_back_a_draw_is_not_and_nobody_learns_anything(
         assert undone.status_code == 200, undone.text
         back = undone.json()
         assert back["version"] == version + 2 and back["view"] == before["view"] and back["can_undo"] == 0
-        assert back["log"][-1] == {"index": version + 1, "seat": 0, "undo": [version]}
-        assert plain(back["log"][-2]) == {"index": version, "seat": 0, "action": "gold", "undone": True}
+        assert back["log"][-1] == {"event": "undo", "index": version + 1, "seat": 0, "taken_back": [version]}
+        assert plain(back["log"][-2]) == {"event": "move", "index": version, "seat": 0, "action": "gold",
+                                          "undone": True}
         for follower, seat, view in ((bob_follows, 1, bob_before), (watcher_follows, None, public_before)):
             seen = follow_until(follower, version + 2)
             assert seen["view"] == view == replayed_view(client, table_id, seat)
-            assert {"index": version + 1, "seat": 0, "undo": [version]} in seen["log"]
+            assert {"event": "undo", "index": version + 1, "seat": 0, "taken_back": [version]} in seen["log"]
             for raw in follower.raw:  # everything that went over the wire to this seat
                 for entry in raw.get("log", []):
                     assert entry.get("action") is None or entry["seat"] == seat, entry
@@ -132,9 +133,11 @@ def test_citadels_gold_is_taken_back_a_draw_is_not_and_nobody_learns_anything(
 
     for seat in (None, 0, 1, 2):
         assert replay(version + 2, seat)["view"] == replay(version, seat)["view"]
-        assert replay(version + 2, seat)["last"] == {"seat": 0, "undo": [version]}
-        assert plain(replay(version + 1, seat)["last"]) == {"seat": 0, "action": "gold" if seat == 0 else None,
-                                                     "undone": True}
+        assert replay(version + 2, seat)["last"] == {"event": "undo", "index": version + 1, "seat": 0,
+                                                     "taken_back": [version]}
+        assert plain(replay(version + 1, seat)["last"]) == {"event": "move", "index": version, "seat": 0,
+                                                            **({"action": "gold"} if seat == 0 else {}),
+                                                            "undone": True}
 
 
 @pytest.mark.parametrize("game", REAL_GAMES)
@@ -175,7 +178,8 @@ def test_every_game_takes_back_a_players_own_moves_over_the_websocket(client: Te
         assert back["view"] == views[version - moves] and back["can_undo"] == 0
         seen = follow_until(spectator, version + 1)
         assert seen["view"] == replayed_view(client, table_id, None)
-        assert seen["log"][-1] == {"index": version, "seat": 0, "undo": list(range(version - moves, version))}
+        assert seen["log"][-1] == {"event": "undo", "index": version, "seat": 0,
+                                   "taken_back": list(range(version - moves, version))}
         assert all(entry.get("action") is None for raw in spectator.raw for entry in raw.get("log", []))
     assert live_table(client, table_id).ledger.moves()[-1:] != [f"{UNDO_PREFIX}{moves}"]
 
@@ -198,7 +202,7 @@ def test_a_stale_process_cannot_reuse_a_version_an_undo_took(make_client: Callab
     stale = first.post(f"/api/tables/{table_id}/actions", json={"action": still["legal"][0], "version": version + 1})
     assert (stale.status_code, stale.json()["code"]) == (409, "stale")
     caught_up = state_of(first, table_id)
-    assert caught_up["version"] == version + 2 and caught_up["log"][-1]["undo"] == [version]
+    assert caught_up["version"] == version + 2 and caught_up["log"][-1]["taken_back"] == [version]
     assert "gold" in caught_up["legal"]
 
 

@@ -46,4 +46,4 @@ def test_an_undo_through_one_process_is_seen_by_the_other_and_its_version_never_
     on_a, on_b = state(a.url, table_id, mover), state(b.url, table_id, mover)
     assert on_a["version"] == on_b["version"] == version + 2
     assert on_a["view"] == on_b["view"] == seen[mover]["view"]
-    assert on_a["log"][-1]["undo"] == [version] and "gold" in on_a["legal"]
+    assert on_a["log"][-1]["taken_back"] == [version] and "gold" in on_a["legal"]

@@ -12,8 +12,9 @@ export function legalActions(message) {
   });
 }
 
-/** A log entry's or a last move's own action as {notation, kind, args}; null when it is not ours to see. */
+/** A platform "move" entry's action as {notation, kind, args}; null when it is not ours to see (the
+ * server sends a move's `action`, `kind` and `args` to its mover only). */
 export function loggedAction(entry) {
-  if (!entry || entry.action === null || entry.action === undefined) return null;
+  if (!entry || entry.action === undefined) return null;
   return { notation: entry.action, kind: entry.kind ?? entry.action, args: entry.args || {} };
 }

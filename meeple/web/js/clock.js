@@ -71,13 +71,14 @@ export function startTicker(current) {
   }, 250);
 }
 
+/** A platform event of the clock (an Event: `{event, seat, level?, choice?, ...}`) as a log line. */
 function eventLine(table, event) {
   const seat = table.seats[event.seat];
   const name = seat?.name || seatName(seat);
-  const level = event.data.level ? t(`bot.level.${event.data.level}`) : "";
-  const choice = event.data.choice ? t(`clock.choice.${event.data.choice}`) : "";
-  return el("li", { class: `clock-event ${event.kind}`, dataset: { kind: event.kind } },
-    t(`clock.event.${event.kind}`, { name, level, choice }));
+  const level = event.level ? t(`bot.level.${event.level}`) : "";
+  const choice = event.choice ? t(`clock.choice.${event.choice}`) : "";
+  return el("li", { class: `clock-event ${event.event}`, dataset: { kind: event.event } },
+    t(`clock.event.${event.event}`, { name, level, choice }));
 }
 
 /** The clock panel: mode and speed, the timeout rule, the reclaim button or the vote, the events. */

@@ -370,5 +370,6 @@ if (typeof document !== "undefined") installExplain();
 /** "Ada took back 2 moves": the line of an undo entry of a table's log (its `undo`: the moves taken back). */
 export function undoLine(entry, table) {
   const name = seatName(table.seats[entry.seat]);
-  return entry.undo.length === 1 ? t("log.undo_one", { name }) : t("log.undo_many", { name, n: entry.undo.length });
+  const moves = entry.taken_back.length;
+  return moves === 1 ? t("log.undo_one", { name }) : t("log.undo_many", { name, n: moves });
 }

@@ -4,7 +4,7 @@
 
 import { loggedAction } from "./actions.js";
 import { alertControls, TurnAlert } from "./alerts.js";
-import { api, currentLanguage, el, languagePicker, loadLanguage, seatName, t, toast, translatePage } from "./common.js";
+import { api, currentLanguage, el, languagePicker, loadLanguage, seatName, t, toast, translatePage, undoLine } from "./common.js";
 import { loadRenderer } from "./games/index.js";
 import { ratedMarker } from "./rated.js";
 
@@ -61,7 +61,8 @@ function lastMoveWords(table, renderer) {
   const message = { table, seat: table.mine[0], view: null };
   try {
     if (table.last_event && renderer.eventText) return renderer.eventText(table.last_event, message);
-    if (move.action !== null && renderer.actionLabel) return renderer.actionLabel(loggedAction(move), message);
+    if (move.event === "undo") return undoLine(move, table);
+    if (move.action !== undefined && renderer.actionLabel) return renderer.actionLabel(loggedAction(move), message);
   } catch {
     // a renderer that needs more than the summary: say only that a move was made
   }

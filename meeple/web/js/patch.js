@@ -15,13 +15,13 @@ export function applyPatch(value, patch) {
   return result;
 }
 
-/** The full state `state` becomes with `update` ({type: "update", from, version, ...}) applied. */
-/** The log with the moves each undo took back (its `undo`: their indexes) marked `undone`. */
+/** The log with the moves each undo took back (an "undo" entry's `taken_back`: their indexes) marked `undone`. */
 function withUndone(log) {
-  const taken = new Set(log.flatMap((entry) => entry.undo ?? []));
+  const taken = new Set(log.flatMap((entry) => (entry.event === "undo" ? entry.taken_back : [])));
   return taken.size ? log.map((entry) => (taken.has(entry.index) && !entry.undone ? { ...entry, undone: true } : entry)) : log;
 }
 
+/** The full state `state` becomes with `update` ({type: "update", from, version, ...}) applied. */
 export function applyUpdate(state, update) {
   return {
     ...state,

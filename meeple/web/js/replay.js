@@ -40,8 +40,8 @@ function draw() {
   slider().value = String(current.step);
   document.getElementById("replay-position").textContent = t("replay.step", { step: current.step, steps: current.steps });
   const last = current.last;
-  document.getElementById("replay-last-action").textContent = last?.undo ? undoLine(last, table) : last
-    ? `${seatName(table.seats[last.seat])}: ${last.action === null ? t("log.moved") : (renderer.actionLabel?.(loggedAction(last), current) ?? last.action)}${last.undone ? ` ${t("log.undone")}` : ""}`
+  document.getElementById("replay-last-action").textContent = last?.event === "undo" ? undoLine(last, table) : last
+    ? `${seatName(table.seats[last.seat])}: ${last.action === undefined ? t("log.moved") : (renderer.actionLabel?.(loggedAction(last), current) ?? last.action)}${last.undone ? ` ${t("log.undone")}` : ""}`
     : "";
   document.getElementById("seats-bar").replaceChildren(...table.seats.map((s) => el("span", {
     class: `seat-chip ${s.kind}${s.seat === current.current_player ? " turn" : ""}${s.seat === seat ? " me" : ""}`,

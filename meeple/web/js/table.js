@@ -364,7 +364,7 @@ function drawLog() {
   const list = document.getElementById("log");
   const { table } = message;
   // Undos are the platform's, not the game's: their lines lead the log whoever draws the rest.
-  const undos = message.log.filter((entry) => entry.undo).slice(-20).reverse();
+  const undos = message.log.filter((entry) => entry.event === "undo").slice(-20).reverse();
   const undoList = undos.length ? [el("ul", { class: "log undo-log", id: "undo-log" }, undos.map((entry) =>
     el("li", { dataset: { path: `moves.${entry.index}` } }, undoLine(entry, table))))] : [];
   if (renderer?.renderLog) {  // the game keeps its own log of public events (and of this seat's private ones)
@@ -374,8 +374,8 @@ function drawLog() {
   const entries = message.log.slice(-200).reverse();
   list.replaceChildren(el("ul", { class: "log" }, entries.map((entry) => el("li", {
     dataset: { path: `moves.${entry.index}` }, class: entry.undone ? "undone" : "" },
-  ...(entry.undo ? [undoLine(entry, table)] : [el("span", { class: "who" }, seatName(table.seats[entry.seat])), " ",
-    entry.action === null ? el("span", { class: "muted" }, t("log.moved")) : el("code", {}, renderer?.actionLabel?.(loggedAction(entry), message) ?? entry.action),
+  ...(entry.event === "undo" ? [undoLine(entry, table)] : [el("span", { class: "who" }, seatName(table.seats[entry.seat])), " ",
+    entry.action === undefined ? el("span", { class: "muted" }, t("log.moved")) : el("code", {}, renderer?.actionLabel?.(loggedAction(entry), message) ?? entry.action),
     ...(entry.undone ? [" ", el("span", { class: "muted" }, t("log.undone"))] : [])])))));
 }
 
