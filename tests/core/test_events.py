@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from meeple import game_names, load_game
-from meeple.core.events import PUBLIC, check_event, event_problem, view_logs, visible_to
+from meeple.core.events import PUBLIC, check_event, event_problem, redacted, view_logs, visible_to
 
 GAMES = game_names()
 PLAYER_COUNTS = [
@@ -128,3 +128,13 @@ def test_a_well_formed_event_passes_unchanged() -> None:
     entry = {"event": "build", "seat": 3, "card": "castle", "cost": 4}
     assert check_event(entry, players=4) is entry
     assert check_event({"event": "round", "round": 2}, players=2) == {"event": "round", "round": 2}
+
+
+def test_an_entry_public_in_part_shows_its_private_fields_to_its_seat_only() -> None:
+    move = check_event({"event": "move", "seat": 1, "index": 4, "action": "kill:thief", "kind": "kill"}, 3)
+    fields = ("action", "kind", "args")
+    assert redacted(move, fields, 1, 1) == move
+    for viewer in (None, 0, 2):
+        assert redacted(move, fields, 1, viewer) == {"event": "move", "seat": 1, "index": 4}
+    assert move == {"event": "move", "seat": 1, "index": 4, "action": "kill:thief", "kind": "kill"}, "left whole"
+    assert redacted(move, fields, PUBLIC, None) == move
