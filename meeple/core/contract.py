@@ -290,6 +290,14 @@ class GameState(ABC, Generic[A]):
         info = self.game.action_info
         return [info(action) for action in self.legal_actions()]
 
+    def action_hints(self) -> list[JSON] | None:
+        """What the engine knows about each legal action now that a client shows beside it, one JSON
+        object per action in ``legal_actions()`` order (Burgundy: ``{"workers": n}``, the workers a die
+        action costs); None when the game has nothing to say about this decision (the default).
+
+        The rule stays in the engine: a page reads the figure instead of computing it again."""
+        return None
+
     def _check_seat(self, seat: int | None) -> None:
         if seat is not None and (type(seat) is not int or not 0 <= seat < self.players):
             raise InvalidSeat(f"no seat {seat!r} at a {self.players}-player table: a view is for seats "

@@ -6,7 +6,9 @@ notation string. The seat whose turn it is gets ``legal`` (the notations, as eve
 had) and ``actions``, the ``[kind, args]`` of each, in the same order; a move entry of the platform's
 log (``meeple.server.undo``: the table's log, a replay's last step, my-games' last move) carries
 ``kind`` and ``args`` beside its notation, for its mover only.
-A game without structured actions (no ``observation_module``) sends notations only.
+A game without structured actions (no ``observation_module``) sends notations only. A decision the
+engine has figures for (``GameState.action_hints``: Burgundy's worker cost of each die action) also
+gets ``hints``, one object per legal action, so no page computes a rule again.
 """
 
 from __future__ import annotations
@@ -34,11 +36,17 @@ def action_shape(game: Game[Any], notation: str) -> list[Any] | None:
 
 def legal_moves(state: GameState[Any]) -> JSON:
     """``{"legal": notations, "actions": [[kind, args], ...]}`` for the seat to move, in engine order
-    (``actions`` is ``None`` for a game without structured actions)."""
+    (``actions`` is ``None`` for a game without structured actions), plus ``hints``, the engine's
+    ``action_hints()`` in the same order, when it has any for this decision."""
     notations = [str(action) for action in state.legal_actions()]
     if state.game.observation_module is None:
-        return {"legal": notations, "actions": None}
-    return {"legal": notations, "actions": [action_shape(state.game, notation) for notation in notations]}
+        moves: JSON = {"legal": notations, "actions": None}
+    else:
+        moves = {"legal": notations, "actions": [action_shape(state.game, notation) for notation in notations]}
+    hints = state.action_hints()
+    if hints is not None:
+        moves["hints"] = hints
+    return moves
 
 
 def no_moves(game: Game[Any]) -> JSON:

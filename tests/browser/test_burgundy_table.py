@@ -41,6 +41,8 @@ def choose(actions: list[str]) -> str:
 SHOWN = """() => ({
   version: Number(document.getElementById('board').dataset.version),
   actions: [...document.querySelectorAll('[data-action]')].map((e) => e.dataset.action),
+  costs: Object.fromEntries([...document.querySelectorAll('[data-action]')].map((e) =>
+    [e.dataset.action, Number(e.querySelector('.cost-badge, .cost-text')?.textContent || 0)])),
   selected: document.querySelector('.bg-stored.selected')?.dataset.tile ?? null,
   selectable: [...document.querySelectorAll('[data-select]')].map((e) => e.dataset.select),
   depots: Object.fromEntries([...document.querySelectorAll('.bg-depot')].map((d) =>
@@ -52,8 +54,8 @@ SHOWN = """() => ({
 
 
 def check_drawing(shown: dict[str, Any], frame: dict[str, Any]) -> None:
-    """The page offers exactly the legal actions (placements: those of the chosen stored tile) and
-    draws exactly the tiles of the view, nothing else."""
+    """The page offers exactly the legal actions (placements: those of the chosen stored tile), marks
+    each with the worker cost the server sent for it, and draws exactly the tiles of the view."""
     legal = set(frame["legal"])
     actions = set(shown["actions"])
     assert actions <= legal, f"not legal: {actions - legal}"
@@ -63,6 +65,9 @@ def check_drawing(shown: dict[str, Any], frame: dict[str, Any]) -> None:
     if placements:
         assert shown["selected"] in {a[6:].split("@")[0] for a in placements}
         assert {a for a in placements if a[6:].split("@")[0] == shown["selected"]} <= actions
+    hints = dict(zip(frame["legal"], frame.get("hints") or [{}] * len(frame["legal"]), strict=True))
+    for action, cost in shown["costs"].items():  # the worker cost drawn is the engine's, as sent
+        assert cost == hints[action].get("workers", 0), (action, cost, hints[action])
     view = frame["view"]
     for depot, tiles in shown["depots"].items():
         assert set(tiles) == set(view["depots"][depot])
@@ -79,13 +84,14 @@ def test_a_whole_burgundy_game_against_a_bot_by_clicking(browser: Browser, serve
     expect(page.locator(".burgundy")).to_be_visible()
     expect(page.locator(".bg-estate")).to_have_count(2)
 
-    clicks = 0
+    clicks = costs_shown = 0
     reloaded = switched = photographed = False
     deadline = time.monotonic() + WHOLE_GAME_SECONDS
     while (turn := next_turn(page, frames, SHOWN, final="#burgundy-final", deadline=deadline,
                              message=f"the game did not finish ({clicks} clicks)")) is not None:
         shown, frame = turn
         check_drawing(shown, frame)
+        costs_shown += sum(1 for cost in shown["costs"].values() if cost)
         others = [tile for tile in shown["selectable"] if tile != shown["selected"]]
         if others and not switched:  # choose another stored tile: its own spaces light up
             page.locator(f'.bg-stored[data-select="{others[0]}"]').click()
@@ -109,7 +115,7 @@ def test_a_whole_burgundy_game_against_a_bot_by_clicking(browser: Browser, serve
 
     expect(page.locator("#final-scores")).to_be_visible()
     expect(page.locator("#banner")).to_contain_text("Game over")
-    assert reloaded and switched and photographed and clicks > 60
+    assert reloaded and switched and photographed and clicks > 60 and costs_shown
 
     # Everything the page was ever sent is seat 0's own view of that moment, and nothing else.
     check_own_views(frames, server, table_id, 0)

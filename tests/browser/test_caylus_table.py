@@ -135,6 +135,10 @@ def test_a_whole_caylus_game_against_a_bot_by_clicking(browser: Browser, server:
     views = views_by_version(server, table_id, 0)
     spectator = views_by_version(server, table_id, None)
     assert views == spectator, "Caylus has no secrets: every view is the same"
+    rows = page.locator("#caylus-final tbody tr")  # the final table shows the engine's end bonuses as sent
+    for seat, bonuses in enumerate(views[-1]["end_bonuses"]):
+        for held, prestige in bonuses.values():
+            expect(rows.nth(seat)).to_contain_text(f"{held} → {prestige}")
     check_own_views(frames, server, table_id, 0)
 
     check_replay(page, ".caylus", ".space", 28, "#caylus-final")

@@ -45,7 +45,11 @@ def applied(state: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
         view = update["view"]
     else:
         view = apply_patch(state["view"], update["patch"]) if update["patch"] else state["view"]
-    return {**state, "type": "state", "version": update["version"], "table": update["table"],
-            "current_player": update["current_player"], "is_over": update["is_over"], "legal": update["legal"],
-            "actions": update["actions"], "can_undo": update.get("can_undo", 0),
-            "log": [*state["log"], *update["log"]], "view": view}
+    new = {**state, "type": "state", "version": update["version"], "table": update["table"],
+           "current_player": update["current_player"], "is_over": update["is_over"], "legal": update["legal"],
+           "actions": update["actions"], "can_undo": update.get("can_undo", 0),
+           "log": [*state["log"], *update["log"]], "view": view}
+    new.pop("hints", None)  # the engine's hints come with the decision they are about, or not at all
+    if "hints" in update:
+        new["hints"] = update["hints"]
+    return new

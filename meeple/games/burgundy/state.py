@@ -756,6 +756,33 @@ class BurgundyState(GameState[BAction]):
             return (need + 1) >> 1
         return need
 
+    def _die_action_cost(self, seat: int, rolled: int, action: BAction) -> int:
+        """Workers ``seat`` spends to take, place or sell with a die showing ``rolled``: they bridge the
+        distance to the value ``action`` needs, less a free ±1 from K09-K12, halved by K08 (§3.5)."""
+        value, free_bit = _DIE_TARGET[action]
+        return self._die_cost(seat, rolled, value, 1 if self.kmask[seat] & free_bit else 0)
+
+    def worker_cost(self, action: BAction | str) -> int:
+        """Workers the seat to move spends on ``action`` now: a die's take, placement or sale (its cost
+        by ``_die_action_cost``); 0 for anything else, a castle bonus or City Hall among them."""
+        if not isinstance(action, BAction):
+            action = act.from_notation(action)
+        pending = self.pending
+        if self.is_over or not pending or pending[-1][0] != P_DIE or action not in _DIE_TARGET:
+            return 0
+        seat = self.current_player
+        assert seat is not None
+        return self._die_action_cost(seat, pending[-1][1], action)
+
+    def action_hints(self) -> list[JSON] | None:
+        """Each legal action's worker cost, ``{"workers": n}`` (``{}`` when free), for a die decision;
+        None for any other decision (nothing else costs workers)."""
+        pending = self.pending
+        if self.is_over or not pending or pending[-1][0] != P_DIE:
+            return None
+        cost = self.worker_cost
+        return [{"workers": spent} if (spent := cost(action)) else {} for action in self.legal_actions()]
+
     def die_actions(self, seat: int, value: int) -> tuple[BAction, ...]:
         """What ``seat`` could do now with a die showing ``value``: exactly the legal actions after it
         chose that die (bots weigh each die by them without cloning the state)."""
@@ -916,15 +943,8 @@ class BurgundyState(GameState[BAction]):
             if kind == KIND_WORKERS:  # any die value
                 self._gain_workers(seat, "die")
                 return
-            value, free_bit = _DIE_TARGET[action]  # a take, placement or sale: workers bridge the distance
-            spent = DIST[top[1]][value]
-            if spent:
-                kmask = self.kmask[seat]
-                if kmask & free_bit:
-                    spent -= 1
-                if kmask & K08:
-                    spent = (spent + 1) >> 1
-                self.workers[seat] -= spent
+            spent = self._die_action_cost(seat, top[1], action)  # a take, placement or sale
+            self.workers[seat] -= spent
             if kind == KIND_TAKE:
                 self._take(seat, action, "die", spent)
             elif kind == KIND_PLACE:
@@ -1164,18 +1184,7 @@ class BurgundyState(GameState[BAction]):
         found = next((a for a in self.legal_actions() if a.notation == base), None)
         if found is None or not count.isdigit():
             return None
-        seat = self.order[self.turn_index]
-        r = self.pending[-1][1]
-        kmask = self.kmask[seat]
-        if found.kind == KIND_TAKE:
-            cost = self._die_cost(seat, r, found.a, 1 if kmask & K12 else 0)
-        elif found.kind == KIND_PLACE:
-            cost = self._die_cost(seat, r, SPACE_DIE[found.b], 1 if kmask & FREE_BIT[TILE_TYPE[found.a]] else 0)
-        elif found.kind == KIND_SELL:
-            cost = self._die_cost(seat, r, found.a, 0)
-        else:
-            cost = 0
-        return [base] if int(count) == cost else None
+        return [base] if int(count) == self.worker_cost(found) else None
 
     # --- views --------------------------------------------------------------------------------------
 

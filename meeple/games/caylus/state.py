@@ -270,16 +270,18 @@ class CaylusState(GameState[Act]):
         self._do(action)
         self._advance()
 
+    def end_bonuses(self, seat: int) -> dict[str, tuple[int, int]]:
+        """The end-of-game bonuses of §3.2 of ``seat``, each ``(what it holds, the PP it gives)``: its gold
+        cubes, its plain (food, wood, stone, cloth) cubes and its deniers."""
+        held = self.cubes[seat]
+        plain = held[0] + held[1] + held[2] + held[3]
+        money = self.money[seat]
+        return {"gold": (held[G], GOLD_PP * held[G]), "plain_cubes": (plain, plain // PLAIN_PER_PP),
+                "deniers": (money, money // DENIERS_PER_PP)}
+
     def final_scores(self) -> list[int]:
-        """Track PP plus the end-of-game bonuses of §3.2."""
-        result = []
-        for p in range(self.players):
-            held = self.cubes[p]
-            plain = held[0] + held[1] + held[2] + held[3]
-            result.append(
-                self.pp[p] + GOLD_PP * held[G] + plain // PLAIN_PER_PP + self.money[p] // DENIERS_PER_PP
-            )
-        return result
+        """Track PP plus the end-of-game bonuses of §3.2 (``end_bonuses``)."""
+        return [self.pp[p] + sum(pp for _held, pp in self.end_bonuses(p).values()) for p in range(self.players)]
 
     def scores(self) -> list[int]:
         return self.final_scores() if self.phase == OVER else list(self.pp)

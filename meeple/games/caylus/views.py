@@ -151,5 +151,7 @@ def build_view(state: CaylusState, seat: int | None) -> dict[str, Any]:
     }
     if state.is_over:
         view["final_scores"] = state.final_scores()
+        view["end_bonuses"] = [{name: list(part) for name, part in state.end_bonuses(p).items()}
+                               for p in range(state.players)]
         view["winners"] = state.winners()
     return view

@@ -1,14 +1,17 @@
 // Actions as the server sends them (meeple/server/actions.py): each legal notation with the engine's
 // `kind` and `args`, so renderers group and label actions by kind and arguments and never take a
-// notation apart; a button posts back the notation it was given.
+// notation apart, and with the engine's `hint` for it when it sends one (Burgundy: the workers a die
+// action costs), so no renderer computes a rule again; a button posts back the notation it was given.
 
-/** The legal actions of `message` as [{notation, kind, args}], in the engine's order. */
+/** The legal actions of `message` as [{notation, kind, args, hint}], in the engine's order (`hint`:
+ * `{}` when the engine said nothing about the action). */
 export function legalActions(message) {
   const legal = message.legal || [];
   const shapes = message.actions || [];
+  const hints = message.hints || [];
   return legal.map((notation, index) => {
     const [kind, args] = shapes[index] || [notation, {}];
-    return { notation, kind, args };
+    return { notation, kind, args, hint: hints[index] || {} };
   });
 }
 

@@ -33,6 +33,7 @@ export function applyUpdate(state, update) {
     legal: update.legal,
     can_undo: update.can_undo ?? 0,
     actions: update.actions,
+    hints: update.hints,
     log: update.log.length ? withUndone(state.log.concat(update.log)) : state.log,
     view: "view" in update ? update.view : applyPatch(state.view, update.patch),
   };

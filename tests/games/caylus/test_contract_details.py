@@ -54,6 +54,21 @@ def test_a_finished_game_refuses_everything() -> None:
         state.apply("pass")
 
 
+def test_a_finished_games_view_gives_each_seats_end_bonuses_as_the_score_counts_them() -> None:
+    """The final table shows these figures as they are: 3 PP per gold cube, 1 per 3 plain cubes, 1 per 4 d."""
+    state = load_game("caylus").new_game(3, 2)
+    rng = Rng(2)
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_actions()))
+    view = state.view(None)
+    for seat, player in enumerate(view["players_state"]):
+        cubes, bonuses = player["cubes"], view["end_bonuses"][seat]
+        plain = cubes["f"] + cubes["w"] + cubes["s"] + cubes["c"]
+        assert bonuses == {"gold": [cubes["g"], 3 * cubes["g"]], "plain_cubes": [plain, plain // 3],
+                           "deniers": [player["deniers"], player["deniers"] // 4]}
+        assert view["final_scores"][seat] == player["prestige"] + sum(pp for _held, pp in bonuses.values())
+
+
 def test_json_round_trip_is_exact() -> None:
     state = _midgame()
     data = json.loads(json.dumps(state.to_json()))

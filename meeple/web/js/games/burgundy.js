@@ -65,30 +65,8 @@ const explainTile = (code) => explainKey("burgundy", code);
 
 const goodsName = (g) => t("burgundy.ui.goods_n", { n: g });
 
-/** Workers a die action costs (reference §3.5): the distance on the die (1 and 6 neighbours), less a
- * free ±1 from K09–K12, halved (rounded up) with K08. Only a plain die action has a cost; a castle
- * bonus or City Hall ignores the number. The server charges the same minimum by itself. */
-function workerCost(view, action) {
-  const pending = view.pending;
-  if (!pending || pending.kind !== "die" || !pending.die) return 0;
-  const player = view.players[pending.seat];
-  const has = (k) => player.knowledge.includes(k);
-  const { kind, args } = action;
-  let target = 0;
-  let free = false;
-  if (kind === "take") {
-    target = args.depot;
-    free = has("K12");
-  } else if (kind === "sell") target = args.goods;
-  else if (kind === "place") {
-    target = SPACE_DICE[args.space - 1];
-    const type = tileType(args.tile);
-    free = has(type === "B" ? "K09" : type === "S" || type === "A" ? "K10" : "K11");
-  } else return 0;
-  const distance = Math.min(Math.abs(target - pending.die), 6 - Math.abs(target - pending.die));
-  const need = Math.max(0, distance - (free ? 1 : 0));
-  return has("K08") ? Math.ceil(need / 2) : need;
-}
+/** Workers a die action costs: the engine's figure (its `hint`), never computed here. */
+const workerCost = (action) => action.hint?.workers ?? 0;
 
 function seatLabel(message, seat) {
   const info = message.table.seats[seat];
@@ -273,7 +251,7 @@ function estateSvg(player, message, legalHere, context, placed) {
       group.append(svg("text", { x: cx, y: cy + 5, "text-anchor": "middle", class: "die-number" }, String(SPACE_DICE[s - 1])));
     }
     if (action) {
-      const cost = workerCost(message.view, action);
+      const cost = workerCost(action);
       if (cost) {
         group.append(svg("circle", { cx: cx + 13, cy: cy - 14, r: 7, class: "cost-dot" }),
           svg("text", { x: cx + 13, y: cy - 10.5, "text-anchor": "middle", class: "cost-text" }, String(cost)));
@@ -370,7 +348,7 @@ function depotBox(view, depot, groups, context, placed) {
     return el("div", { class: `bg-depot-tile${actions.length ? " has-action" : ""}`, dataset: { tile: code } },
       tileIcon(code, 42),
       actions.map((a) => actionButton(a, context, [t(`burgundy.button.${a.kind}`), a.args.workers ? ` (${a.args.workers})` : "",
-        costBadge(workerCost(view, a))], placed)));
+        costBadge(workerCost(a))], placed)));
   });
   const goods = depot ? (view.depot_goods[String(depot)] || []) : [];
   const counts = {};
@@ -453,7 +431,7 @@ function playerPanel(view, message, player, groups, context, placed) {
     return node;
   });
   const goods = Object.entries(player.goods).map(([g, count]) => goodsChip(Number(g), count,
-    acting ? (groups.sell[g] || []).map((n) => actionButton(n, context, [t("burgundy.button.sell"), costBadge(workerCost(view, n))], placed)) : null));
+    acting ? (groups.sell[g] || []).map((n) => actionButton(n, context, [t("burgundy.button.sell"), costBadge(workerCost(n))], placed)) : null));
   const sold = Object.entries(player.sold).map(([g, count]) => goodsChip(Number(g), count));
   const path = `players.${seat}`; // the view path of this player's board (js/changes.js)
   return el("section", { class: `bg-player panel${isMe ? " me" : ""}${turn ? " turn" : ""}`, dataset: { seat, path, boardSeat: seat } },

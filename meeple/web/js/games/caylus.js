@@ -424,11 +424,12 @@ function finalPanel(view, message) {
     el("table", { class: "grid" },
       el("thead", {}, el("tr", {}, ["", t("caylus.ui.prestige"), t("caylus.ui.gold"), t("caylus.ui.plain_cubes"), t("caylus.ui.deniers"), t("caylus.ui.total")].map((h) => el("th", {}, h)))),
       el("tbody", {}, view.players_state.map((p) => {
-        const plain = p.cubes.f + p.cubes.w + p.cubes.s + p.cubes.c;
+        // the engine's end bonuses (§3.2), each [what the seat holds, the prestige it gives]: never computed here
+        const bonus = (name) => { const [held, pp] = view.end_bonuses[p.seat][name]; return `${held} → ${pp}`; };
         return el("tr", { class: winners.includes(p.seat) ? "winner" : "" },
           el("td", {}, seatLabel(message, p.seat), winners.includes(p.seat) ? ` — ${t("table.winner")}` : ""),
-          el("td", {}, String(p.prestige)), el("td", {}, `${p.cubes.g} → ${3 * p.cubes.g}`),
-          el("td", {}, `${plain} → ${Math.floor(plain / 3)}`), el("td", {}, `${p.deniers} → ${Math.floor(p.deniers / 4)}`),
+          el("td", {}, String(p.prestige)), el("td", {}, bonus("gold")),
+          el("td", {}, bonus("plain_cubes")), el("td", {}, bonus("deniers")),
           el("td", {}, el("strong", {}, String(view.final_scores[p.seat]))));
       }))));
 }
