@@ -18,7 +18,7 @@ from __future__ import annotations
 import importlib
 import secrets
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from meeple.core.errors import IllegalAction, InvalidOptions, InvalidSeat, InvalidState
@@ -30,6 +30,8 @@ JSON = dict[str, Any]
 STATE_FORMAT = 1
 #: Imported observation modules by name (``Game.observation_module``), so asking costs a dict lookup.
 _OBSERVATION_APIS: dict[str | None, ObservationAPI] = {}
+#: Their ``lens`` functions by module name: a bot asks for a lens on every decision of a search.
+_LENS_MAKERS: dict[str | None, Callable[[Any, int], Lens]] = {}
 
 
 class Action(Hashable, Protocol):
@@ -145,10 +147,13 @@ class Game(ABC, Generic[S]):
 
     def lens(self, state: S, seat: int) -> Lens:
         """A live window on ``state`` for ``seat``; called through ``state.lens``."""
-        api = self._observation_api()
-        if not hasattr(api, "lens"):
-            raise NotImplementedError(f"{self.title} offers no lens (its observation module has no lens())")
-        return api.lens(state, seat)
+        make = _LENS_MAKERS.get(self.observation_module)
+        if make is None:
+            api = self._observation_api()
+            if not hasattr(api, "lens"):
+                raise NotImplementedError(f"{self.title} offers no lens (its observation module has no lens())")
+            make = _LENS_MAKERS[self.observation_module] = api.lens
+        return make(state, seat)
 
     def action_info(self, action: Action | str) -> ActionInfo:
         """An action (or its notation) as ``{notation, kind, args}``: the same object for the same action."""
@@ -276,10 +281,12 @@ class GameState(ABC, Generic[A]):
     def lens(self, seat: int) -> Lens:
         """What ``seat`` may know, read live from this state when asked (see ``Lens``): the cheap
         form of ``observation`` for bots deciding inside a search. Valid until the state changes."""
-        if seat is None:
-            raise InvalidSeat("a lens is for a seat that decides, not for a spectator")
-        self._check_seat(seat)
-        return self.game.lens(self, seat)
+        if type(seat) is not int or not 0 <= seat < self.players:  # one test on the usual path
+            if seat is None:
+                raise InvalidSeat("a lens is for a seat that decides, not for a spectator")
+            self._check_seat(seat)
+        make = _LENS_MAKERS.get(self.game.observation_module)  # Game.lens, inlined: once per bot decision
+        return make(self, seat) if make is not None else self.game.lens(self, seat)
 
     def action_info(self, action: A | str) -> ActionInfo:
         """An action (or its notation) as ``{notation, kind, args}``; it need not be legal now."""

@@ -341,8 +341,12 @@ class Rng:
         return low + self.randbelow(high - low + 1)
 
     def random(self) -> float:
-        """A uniform float in ``[0, 1)`` with 53 random bits."""
-        return (self.next64() >> 11) * (1.0 / 9007199254740992.0)
+        """A uniform float in ``[0, 1)`` with 53 random bits: ``next64() >> 11`` scaled, with ``next64``
+        inlined (the heuristic bots draw one per action scored, for their tie-breaking noise)."""
+        self.state = z = (self.state + _GAMMA) & _MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return ((z ^ (z >> 31)) >> 11) * (1.0 / 9007199254740992.0)
 
     def choice(self, items: Sequence[T]) -> T:
         if not items:

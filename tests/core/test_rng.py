@@ -25,6 +25,14 @@ def test_randbelow_stays_in_range(bound: int, seed: int) -> None:
     assert all(0 <= rng.randbelow(bound) < bound for _ in range(20))
 
 
+@given(st.integers(min_value=0, max_value=2**64 - 1))
+def test_random_is_the_top_53_bits_of_next64(seed: int) -> None:
+    """``random`` inlines ``next64``: the same floats and the same state after them."""
+    rng, reference = Rng(seed), Rng(seed)
+    assert [rng.random() for _ in range(5)] == [(reference.next64() >> 11) / 2**53 for _ in range(5)]
+    assert rng.state == reference.state
+
+
 def test_a_die_is_fair() -> None:
     rng = Rng(2026)
     counts = Counter(rng.randint(1, 6) for _ in range(60_000))

@@ -1,12 +1,12 @@
 """A rule-of-thumb Castles of Burgundy player: every legal action gets a cheap score, the best is played.
 
-The bot reads the game state directly, but only what ``state.view(seat)`` shows its seat: its own
-estate, storage, goods, workers, silverlings and knowledge tiles, and the public depots, depot goods,
-bonus tiles, phase, round and dice (never another seat's estate, so the hidden setup choices of the
-secret-setup variant stay unseen). Reading the state instead of building the view is what makes it
-cheap enough for search rollouts. The only lookahead is at the start of a die choice: the bot lists
-what that die could do (the engine's own listing, as a clone after ``die:r`` would offer it) and
-values the die by the best of those actions. Everything is valued in victory points (VP) now or
+The bot reads only its seat's lens (``state.lens(seat)``, ``meeple/games/burgundy/observation.py``):
+its own estate, storage, goods, workers and knowledge tiles, and the public depots, depot goods, bonus
+tiles, phase, round and dice — never another seat's estate, so the hidden setup choices of the
+secret-setup variant stay unseen. A lens reads the state when asked, which keeps the bot cheap enough
+for search rollouts. The only lookahead is at the start of a die choice: the bot asks the lens what
+that die could do (the engine's own listing, as a clone after ``die:r`` would offer it) and values the
+die by the best of those actions. Everything is valued in victory points (VP) now or
 expected later.
 
 Rules of thumb it follows:
@@ -46,7 +46,7 @@ Ties are broken by a tiny noise from the bot's own seeded generator, so a seed g
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from meeple.core.contract import GameState
 from meeple.core.rng import Rng
@@ -67,7 +67,6 @@ from meeple.games.burgundy.data import (
     MINE,
     NEIGHBOURS,
     PHASE_BONUS,
-    PHASES,
     REGION_VP,
     ROUNDS,
     SPACE_DIE,
@@ -76,7 +75,7 @@ from meeple.games.burgundy.data import (
     WATCHTOWER,
     Board,
 )
-from meeple.games.burgundy.state import P_BOARD, P_DIE
+from meeple.games.burgundy.observation import BurgundyLens
 
 A_, B_, C_, K_, M_, S_ = range(6)  # tile types (colours), in TYPE_LETTERS order "ABCKMS"
 EMPTY = -1
@@ -99,12 +98,12 @@ _SHIP_MASKS = tuple(1 << d for d in range(1, 7))
 _SHIP_MASKS_K05 = _SHIP_MASKS + tuple((1 << d) | (1 << (d % 6 + 1)) for d in range(1, 7))
 #: the action kinds a die (or a free action) may lead to
 _DIE_KINDS = frozenset((act.TAKE, act.PLACE, act.SELL, act.WORKERS))
-_LAST_PHASE, _LAST_ROUND = PHASES - 1, ROUNDS - 1
+_NO_CITIES: frozenset[int] = frozenset()
 
 
 class _Ctx:
-    """What the deciding seat knows, read once per decision from the state (only what its view shows),
-    with per-decision caches: most values are asked for many times while the actions are scored."""
+    """What the deciding seat knows, read once per decision from its lens, with per-decision caches:
+    most values are asked for many times while the actions are scored."""
 
     __slots__ = (
         "_animal_kinds",
@@ -125,6 +124,7 @@ class _Ctx:
         "goods_vp",
         "kmask",
         "late",
+        "lens",
         "my_bonus",
         "n",
         "other_dice",
@@ -133,46 +133,41 @@ class _Ctx:
         "sale_per_tile",
         "seat",
         "share",
-        "sold",
         "storage",
         "turns_left",
         "workers",
         "wvp",
     )
 
-    def __init__(self, state: Any, seat: int) -> None:
-        n: int = state.players
+    def __init__(self, lens: BurgundyLens) -> None:
+        n = lens.players
         self.n = n
+        seat = lens.seat
         self.seat = seat
-        phase: int = min(state.phase, _LAST_PHASE)
+        phase = lens.phase
         self.phase = phase
-        self.turns_left: int = (4 - phase) * 5 + (4 - min(state.round, _LAST_ROUND))  # own turns after this one
+        self.turns_left: int = (4 - phase) * 5 + (ROUNDS - lens.round)  # own turns after this one
         late: float = self.turns_left / 24
         self.late = late  # 1 at the start of the game, 0 on the last turn
         self.share: float = 0.45 + 0.3 * late  # of a region's value, for a placement that does not finish it
-        pending = state.pending
         #: unused dice of this turn (for a die being resolved: the dice still left after it)
-        if state.is_over or (pending and pending[-1][0] >= P_BOARD) or state.order[state.turn_index] != seat:
-            self.dice_left: list[int] = []
-        else:
-            self.dice_left = list(state.dice_left)
+        self.dice_left: list[int] = list(lens.dice_left)  # the bot decides on its own turn, if any
         self.other_dice: tuple[int, ...] = tuple(self.dice_left)
-        self.sale_per_tile: bool = state.options.get("sale_vp", "per_tile") == "per_tile"
-        key = state.board[seat]
+        self.sale_per_tile = lens.sale_vp_per_tile
+        key = lens.my_board
         self.geo: Board | None = BOARDS[key] if key else None
         # the seat's own lists, read only
-        self.estate: list[int] = state.estate[seat]
-        self.storage: list[int] = state.storage[seat]
-        self.goods: list[int] = state.goods[seat]
-        self.sold: list[int] = state.sold[seat]
-        self.region_left: list[int] = state.region_left[seat]
-        self.colour_left: list[int] = state.colour_left[seat]
-        self.frontier: int = state.frontier[seat]  # bit mask of the empty spaces next to a tile
-        workers: int = state.workers[seat]
+        self.estate = lens.my_estate
+        self.storage = lens.my_storage
+        self.goods = lens.my_goods
+        self.region_left = lens.my_region_left
+        self.colour_left = lens.my_colour_left
+        self.frontier = lens.my_frontier  # bit mask of the empty spaces next to a tile
+        workers = lens.my_workers
         self.workers = workers
-        self.kmask: int = state.kmask[seat]  # bit k: holds knowledge tile Kk
+        self.kmask = lens.my_knowledge_mask  # bit k: holds knowledge tile Kk
         self.wvp: float = WORKER_VP + (0.4 if workers <= 1 else 0.0)
-        bonus_large, bonus_small = state.bonus_large, state.bonus_small
+        bonus_large, bonus_small = lens.bonus_large, lens.bonus_small
         self.my_bonus: int = bonus_large.count(seat) + bonus_small.count(seat)
         # bonus tile left for completing a colour: n+3 (large), n (small) or 0
         colour_bonus: list[float] = [0.0] * 6
@@ -183,8 +178,9 @@ class _Ctx:
             elif bonus_small[t] == EMPTY and large != seat:
                 colour_bonus[t] = n
         self.colour_bonus = colour_bonus
-        self.depot_goods: list[list[int]] = state.depot_goods
-        self.depots: list[list[int]] = state.depots
+        self.depot_goods = lens.depot_goods_counts
+        self.depots = lens.depot_slots
+        self.lens = lens  # for the facts few decisions need (the goods sold so far)
         # a goods tile held now: its 1 VP at the end, or more if it can still be sold
         if self.turns_left <= 0:
             self.goods_vp = 1.0
@@ -223,7 +219,7 @@ class _Ctx:
             vp += self.wvp
         if kmask & (1 << 25):
             vp += count
-        if kmask & (1 << 15) and not self.sold[g]:
+        if kmask & (1 << 15) and not self.lens.my_sold[g]:
             vp += 3.0
         return vp - count * self.goods_vp * 0.55
 
@@ -291,7 +287,8 @@ class _Ctx:
         if number == 14:
             return 3.0 * late
         if number == 15:
-            sold_kinds = sum(1 for g in range(1, 7) if self.sold[g])
+            sold = self.lens.my_sold
+            sold_kinds = sum(1 for g in range(1, 7) if sold[g])
             return 3.0 * min(6, sold_kinds + 3 * late + (1 if any(self.goods) else 0))
         if 16 <= number <= 23:
             building = FIRST_BUILDING + number - 16
@@ -299,7 +296,7 @@ class _Ctx:
         if number == 24:
             return 4.0 * min(4, len(self.animal_kinds()) + 2 * late)
         if number == 25:
-            return sum(self.sold[1:7]) + 8 * late
+            return sum(self.lens.my_sold[1:7]) + 8 * late
         if number == 26:
             return 2.0 * (self.my_bonus + 2 * late)
         return 0.0
@@ -396,8 +393,8 @@ class _Ctx:
             return max([0.0] + [self.place_vp_best(t, nested=True) for t in self.storage])
         return 0.8 * self.best_take_vp(_BUILD_TAKES.get(tile, 0))
 
-    def city_blocked(self, tile: int, region: int) -> bool:
-        """A building may go once per city (unless K01)."""
+    def cities(self) -> set[int]:
+        """The buildings in each city of the estate, as region * 64 + tile."""
         city = self._city
         if city is None:
             geo = self.geo
@@ -406,7 +403,11 @@ class _Ctx:
             city = self._city = {
                 region_of[s] * 64 + t for s, t in enumerate(self.estate) if FIRST_BUILDING <= t <= CITYHALL
             }
-        return region * 64 + tile in city and not self.kmask & (1 << 1)
+        return city
+
+    def city_blocked(self, tile: int, region: int) -> bool:
+        """A building may go once per city (unless K01)."""
+        return region * 64 + tile in self.cities() and not self.kmask & (1 << 1)
 
     def place_vp_best(self, tile: int, nested: bool = False) -> float:
         """Best placement of ``tile`` anywhere legal now (frontier), for castles and City Hall."""
@@ -447,14 +448,19 @@ class _Ctx:
             k08 = self.kmask & (1 << 8)
             # buildings and castles: no recursion into nested effects
             shallow = t in (B_, C_)
+            # a building may go once per city (unless K01): ``city_blocked`` inlined, for the hot loop
+            city = self.cities() if t == B_ and not self.kmask & (1 << 1) else _NO_CITIES
+            region_of = geo.region_of
+            value_of = self.place_vp_shallow if shallow else self.place_vp
+            dist = DIST
             for s in geo.spaces_of_type[t]:
-                if estate[s] >= 0 or (t == B_ and self.city_blocked(tile, geo.region_of[s])):
+                if estate[s] >= 0 or (city and region_of[s] * 64 + tile in city):
                     continue
-                v = self.place_vp_shallow(tile, s) if shallow else self.place_vp(tile, s)
+                v = value_of(tile, s)
                 if frontier >> s & 1:
                     target = SPACE_DIE[s]
                     for die in other_dice:
-                        spend = DIST[die][target] - free
+                        spend = dist[die][target] - free
                         if spend <= 0:
                             spend = 0
                         elif k08:
@@ -495,20 +501,19 @@ class _Ctx:
         return max(0.0, min([self.store_vp(t) for t in self.storage]))
 
 
-def _decision(state: GameState[Any]) -> tuple[Any, _Ctx, int | None, int]:
-    """The state, the deciding seat's context, the pending decision's kind (``None``: the turn itself)
+def _decision(state: GameState[Any]) -> tuple[BurgundyLens, _Ctx, bool, int]:
+    """The deciding seat's lens and context, whether it decides its turn itself (no pending decision),
     and the die being resolved (0 when none)."""
-    s: Any = state
-    seat = s.current_player
+    seat = state.current_player
     assert seat is not None
-    pending = s.pending
-    kind = pending[-1][0] if pending else None
-    return s, _Ctx(s, seat), kind, pending[-1][1] if kind == P_DIE else 0
+    lens = cast(BurgundyLens, state.lens(seat))
+    pending = lens.pending
+    return lens, _Ctx(lens), pending == "", lens.pending_die if pending == "die" else 0
 
 
 class HeuristicBot:
-    """Castles of Burgundy rules of thumb (module docstring); no view, no clone, a few dozen
-    placement valuations a decision."""
+    """Castles of Burgundy rules of thumb (module docstring); it reads its seat's lens (no view, no
+    clone), a few dozen placement valuations a decision."""
 
     name = "heuristic"
 
@@ -519,10 +524,10 @@ class HeuristicBot:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        s, ctx, kind, rolled = _decision(state)
+        lens, ctx, turn, rolled = _decision(state)
         noise = self.rng.random
-        if kind is None:  # the turn: a worthwhile purchase first (a die may then place it), dice, pass
-            buys = [(self._score(s, ctx, x, 0), x) for x in legal if x.kind == act.BUY]
+        if turn:  # the turn: a worthwhile purchase first (a die may then place it), dice, pass
+            buys = [(self._score(lens, ctx, x, 0), x) for x in legal if x.kind == act.BUY]
             dice = [x for x in legal if x.kind == act.DIE]
             if buys:
                 score, action = max(buys, key=lambda item: item[0] + noise() * 1e-3)
@@ -531,12 +536,17 @@ class HeuristicBot:
             if dice:
                 if len(dice) == 1:
                     return dice[0]
-                return max(dice, key=lambda x: self._die_vp(s, ctx, x.a) + noise() * 1e-3)
+                return max(dice, key=lambda x: self._die_vp(lens, ctx, x.a) + noise() * 1e-3)
             return next(x for x in legal if x.kind == act.PASS)
         best = legal[0]
         best_score = float("-inf")
+        action_vp = self._action_vp
         for action in legal:
-            score = self._score(s, ctx, action, rolled) + noise() * 1e-3
+            kind = action.kind
+            if kind in _DIE_KINDS:  # most of them: ``_score``'s first case, without the call
+                score = action_vp(ctx, kind, action.a, action.b, rolled) + noise() * 1e-3
+            else:
+                score = self._score(lens, ctx, action, rolled) + noise() * 1e-3
             if score > best_score:
                 best, best_score = action, score
         return best
@@ -548,26 +558,26 @@ class HeuristicBot:
         legal = state.legal_actions()
         if len(legal) == 1:
             return list(legal)
-        s, ctx, kind, rolled = _decision(state)
+        lens, ctx, turn, rolled = _decision(state)
         scored: list[tuple[float, int, Any]] = []
         for index, action in enumerate(legal):
-            if kind is None:
+            if turn:
                 if action.kind == act.BUY:
-                    value = self._score(s, ctx, action, 0)
+                    value = self._score(lens, ctx, action, 0)
                     value = 1000.0 + value if value > 0.0 else value - 1000.0
                 elif action.kind == act.DIE:
-                    value = self._die_vp(s, ctx, action.a)
+                    value = self._die_vp(lens, ctx, action.a)
                 else:  # pass
                     value = -500.0
             else:
-                value = self._score(s, ctx, action, rolled)
+                value = self._score(lens, ctx, action, rolled)
             scored.append((value, -index, action))
         scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
         return [action for _, _, action in scored]
 
     # ------------------------------------------------------------------------------------------------
 
-    def _score(self, state: Any, ctx: _Ctx, action: Any, rolled: int) -> float:
+    def _score(self, lens: BurgundyLens, ctx: _Ctx, action: Any, rolled: int) -> float:
         """An action's value; ``rolled`` is the die being resolved (0 for a free action)."""
         kind = action.kind
         a = action.a
@@ -575,7 +585,7 @@ class HeuristicBot:
         if kind in _DIE_KINDS:
             return self._action_vp(ctx, kind, a, b, rolled)
         if kind == act.DIE:
-            return self._die_vp(state, ctx, a)
+            return self._die_vp(lens, ctx, a)
         if kind == act.BUY:
             return ctx.store_vp(b) - 2 * SILVER_VP - 0.8 - ctx.storage_penalty()
         if kind == act.DISCARD:
@@ -622,17 +632,17 @@ class HeuristicBot:
             vp -= ctx.cost(rolled, a, 0) * ctx.wvp
         return vp
 
-    def _die_vp(self, state: Any, ctx: _Ctx, r: int) -> float:
+    def _die_vp(self, lens: BurgundyLens, ctx: _Ctx, r: int) -> float:
         """A die is worth the best action it allows, with the workers it would cost.
 
-        The actions are the engine's listing for a die of value ``r``, the ones ``legal_actions`` of a
-        clone after ``die:r`` would give, without the clone."""
+        The actions are the engine's listing for a die of value ``r`` (``lens.die_actions``), the ones
+        ``legal_actions`` of a clone after ``die:r`` would give, without the clone."""
         others = list(ctx.dice_left)
         if r in others:
             others.remove(r)
         ctx.other_dice = tuple(others)
         best = float("-inf")
-        for follow in state.die_actions(state.order[state.turn_index], r):
+        for follow in lens.die_actions(r):
             kind = follow.kind
             if kind in _DIE_KINDS:
                 value = self._action_vp(ctx, kind, follow.a, follow.b, r)

@@ -1,5 +1,5 @@
-"""The Castles of Burgundy as typed data: what a seat sees (``BurgundyObservation``) and each action's
-``{kind, args}``.
+"""The Castles of Burgundy as typed data: what a seat sees (``BurgundyObservation``, and its live form
+``BurgundyLens``) and each action's ``{kind, args}``.
 
 Nothing is private in play (docs/games/burgundy.md, "Views and hidden information"); during a secret
 setup (``secret_setup=True``) other seats' chosen boards and start castles are hidden, exactly as in
@@ -11,16 +11,22 @@ are 1–6 (tuples of counts are indexed 0–5 for kinds 1–6), estate spaces 1�
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, fields
 
-from meeple.core.observation import ActionInfo, ArgValue, Observation, action_info
+from meeple.core.observation import ActionInfo, ArgValue, Lens, Observation, action_info
 from meeple.games.burgundy import actions as act
 from meeple.games.burgundy.actions import ALL_ACTIONS, BAction, from_notation
 from meeple.games.burgundy.data import BUILDINGS, FIRST_BUILDING, PHASES, ROUNDS, SPACES, TILE_NAMES
-
-if TYPE_CHECKING:
-    from meeple.games.burgundy.state import BurgundyState
+from meeple.games.burgundy.state import (
+    EMPTY,
+    P_BOARD,
+    P_BUILD_TAKE,
+    P_DIE,
+    P_DISCARD,
+    P_KEEP,
+    PENDING_NAMES,
+    BurgundyState,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,52 +75,343 @@ class BurgundyObservation(Observation):
     winners: tuple[int, ...]  # empty until the game is over
 
 
-def _goods(counts: list[int]) -> tuple[int, ...]:
-    return tuple(counts[1:7])
+class BurgundyLens(Lens):
+    """What one seat may know of a Burgundy game, read live from the state when asked (see ``Lens``).
+
+    The properties named as ``BurgundyObservation``'s fields hold exactly its values (``observe`` is
+    these properties read at once, so each fact is stated here only). The ``my_`` properties are the
+    seat's own holdings as the engine keeps them — its lists themselves, not copies, so they are
+    **read-only** — for the heuristic bot, which reads them thousands of times per second: a seat always
+    sees its own estate, even during a secret setup. ``die_actions`` asks the engine's rules.
+    """
+
+    __slots__ = ()
+
+    @property
+    def players(self) -> int:
+        players: int = self._state.players
+        return players
+
+    # --- the pending decision -------------------------------------------------------------------
+
+    def _top(self) -> tuple[int, ...] | None:
+        state = self._state
+        stack = state.pending
+        return stack[-1] if stack and not state.is_over else None
+
+    @property
+    def phase(self) -> int:
+        """0–4 for phases A–E (E once over)."""
+        phase: int = self._state.phase
+        return phase if phase < _LAST_PHASE else _LAST_PHASE
+
+    @property
+    def round(self) -> int:
+        """1–5."""
+        index: int = self._state.round
+        return index + 1 if index < _LAST_ROUND else ROUNDS
+
+    @property
+    def round_order(self) -> tuple[int, ...]:
+        return tuple(self._state.order)
+
+    @property
+    def track_order(self) -> tuple[int, ...]:
+        return tuple(self._state.track_order())
+
+    @property
+    def turn_seat(self) -> int:
+        """The seat whose turn it is; -1 during the setup choices and once over."""
+        state = self._state
+        stack = state.pending
+        if state.is_over or (stack and stack[-1][0] >= P_BOARD):
+            return -1
+        seat: int = state.order[state.turn_index]
+        return seat
+
+    @property
+    def dice_left(self) -> tuple[int, ...]:
+        """The turn's unused dice (a die being resolved is no longer among them); () without a turn."""
+        state = self._state
+        stack = state.pending
+        if state.is_over or (stack and stack[-1][0] >= P_BOARD):
+            return ()
+        return tuple(state.dice_left)
+
+    @property
+    def bought(self) -> bool:
+        return self.turn_seat >= 0 and bool(self._state.bought)
+
+    @property
+    def pending(self) -> str:
+        """The top decision's name (die, castle_bonus, …, start_castle); "" for the turn itself and once over."""
+        state = self._state
+        stack = state.pending
+        return PENDING_NAMES[stack[-1][0]] if stack and not state.is_over else ""
+
+    @property
+    def pending_stack(self) -> tuple[str, ...]:
+        state = self._state
+        return () if state.is_over else tuple(PENDING_NAMES[p[0]] for p in state.pending)
+
+    @property
+    def pending_die(self) -> int:
+        """The value of the die being used, else 0."""
+        state = self._state
+        stack = state.pending
+        if stack and not state.is_over:
+            top = stack[-1]
+            if top[0] == P_DIE:
+                value: int = top[1]
+                return value
+        return 0
+
+    @property
+    def pending_building(self) -> str:
+        top = self._top()
+        return BUILDINGS[top[1] - FIRST_BUILDING] if top is not None and top[0] == P_BUILD_TAKE else ""
+
+    @property
+    def pending_incoming(self) -> int:
+        top = self._top()
+        return top[1] if top is not None and top[0] == P_DISCARD else -1
+
+    @property
+    def pending_depots(self) -> tuple[int, ...]:
+        top = self._top()
+        return tuple(d for d in range(1, 7) if top[1] >> d & 1) if top is not None and top[0] == P_KEEP else ()
+
+    @property
+    def pending_free_slots(self) -> int:
+        top = self._top()
+        return top[2] if top is not None and top[0] == P_KEEP else 0
+
+    # --- estates: another seat's are hidden during a secret setup ---------------------------------
+
+    @property
+    def boards(self) -> tuple[str, ...]:
+        state = self._state
+        hidden = state.hidden_setup_seats(self.seat) if state.options["boards"] == "choose" else ()
+        return tuple("" if s in hidden else state.board[s] for s in range(state.players))
+
+    @property
+    def estates(self) -> tuple[tuple[int, ...], ...]:
+        state = self._state
+        hidden = state.hidden_setup_seats(self.seat)
+        return tuple(_EMPTY_ESTATE if s in hidden else tuple(state.estate[s][1:]) for s in range(state.players))
+
+    @property
+    def start_spaces(self) -> tuple[int, ...]:
+        state = self._state
+        hidden = state.hidden_setup_seats(self.seat)
+        return tuple(0 if s in hidden else state.start_space[s] for s in range(state.players))
+
+    @property
+    def empty_spaces(self) -> tuple[int, ...]:
+        state = self._state
+        hidden = state.hidden_setup_seats(self.seat)
+        return tuple(-1 if s in hidden else state.empty_spaces(s) for s in range(state.players))
+
+    # --- holdings -----------------------------------------------------------------------------------
+
+    @property
+    def vp(self) -> tuple[int, ...]:
+        return tuple(self._state.vp)
+
+    @property
+    def silverlings(self) -> tuple[int, ...]:
+        return tuple(self._state.silver)
+
+    @property
+    def workers(self) -> tuple[int, ...]:
+        return tuple(self._state.workers)
+
+    @property
+    def goods(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(g[1:7]) for g in self._state.goods)
+
+    @property
+    def sold(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(g[1:7]) for g in self._state.sold)
+
+    @property
+    def storage(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(stored) for stored in self._state.storage)
+
+    @property
+    def dice(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(d) for d in self._state.dice)
+
+    @property
+    def knowledge(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(k for k in range(1, 27) if mask >> k & 1) for mask in self._state.kmask)
+
+    @property
+    def track_position(self) -> tuple[int, ...]:
+        return tuple(self._state.track_pos)
+
+    @property
+    def track_arrival(self) -> tuple[int, ...]:
+        return tuple(self._state.track_arrival)
+
+    @property
+    def bonus_large(self) -> tuple[int, ...]:
+        """[type] the seat holding its large bonus tile, -1 for none."""
+        return tuple(self._state.bonus_large)
+
+    @property
+    def bonus_small(self) -> tuple[int, ...]:
+        return tuple(self._state.bonus_small)
+
+    # --- the shared board ---------------------------------------------------------------------------
+
+    @property
+    def depots(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(t for t in d if t != EMPTY) for d in self._state.depots)
+
+    @property
+    def depot_goods(self) -> tuple[tuple[int, ...], ...]:
+        counts = self._state.depot_goods
+        return tuple(tuple(counts[d][1:7]) for d in range(1, 7))
+
+    @property
+    def round_goods(self) -> tuple[int, ...]:
+        return tuple(g for g in self._state.round_goods if g != EMPTY)
+
+    @property
+    def white_die(self) -> int:
+        return int(self._state.white)
+
+    @property
+    def future_goods_stacks(self) -> tuple[int, ...]:
+        """Sizes only: the stacks' goods are face down."""
+        return tuple(len(stack) for stack in self._state.stacks)
+
+    @property
+    def box_goods(self) -> int:
+        return len(self._state.box)
+
+    @property
+    def white_piles(self) -> tuple[int, ...]:
+        """[type] face-down tiles left, sizes only."""
+        return tuple(len(pile) for pile in self._state.piles)
+
+    @property
+    def black_pile(self) -> int:
+        return len(self._state.black_pile)
+
+    @property
+    def removed(self) -> tuple[int, ...]:
+        return tuple(self._state.removed)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        state = self._state
+        return tuple(state.winners()) if state.is_over else ()
+
+    # --- for the heuristic: the engine's own lists of this seat (read-only) and public options ------
+
+    @property
+    def sale_vp_per_tile(self) -> bool:
+        """The ``sale_vp`` option: a sale scores per goods tile (else once per sale)."""
+        return bool(self._state.options["sale_vp"] == "per_tile")
+
+    @property
+    def my_board(self) -> str:
+        """The seat's estate board key ("" before it chose one)."""
+        key: str = self._state.board[self.seat]
+        return key
+
+    @property
+    def my_estate(self) -> list[int]:
+        """[space 1–37] the tile on it, -1 when empty; index 0 unused (read-only)."""
+        estate: list[int] = self._state.estate[self.seat]
+        return estate
+
+    @property
+    def my_frontier(self) -> int:
+        """Bit mask of the seat's empty spaces next to a tile (bit = space)."""
+        frontier: int = self._state.frontier[self.seat]
+        return frontier
+
+    @property
+    def my_region_left(self) -> list[int]:
+        """[region of its board] empty spaces left (read-only)."""
+        left: list[int] = self._state.region_left[self.seat]
+        return left
+
+    @property
+    def my_colour_left(self) -> list[int]:
+        """[tile type] empty spaces of that colour left (read-only)."""
+        left: list[int] = self._state.colour_left[self.seat]
+        return left
+
+    @property
+    def my_storage(self) -> list[int]:
+        """The seat's stored tiles (read-only)."""
+        stored: list[int] = self._state.storage[self.seat]
+        return stored
+
+    @property
+    def my_goods(self) -> list[int]:
+        """[goods kind 1–6] goods tiles held; index 0 unused (read-only)."""
+        goods: list[int] = self._state.goods[self.seat]
+        return goods
+
+    @property
+    def my_sold(self) -> list[int]:
+        """[goods kind 1–6] goods tiles sold; index 0 unused (read-only)."""
+        sold: list[int] = self._state.sold[self.seat]
+        return sold
+
+    @property
+    def my_workers(self) -> int:
+        workers: int = self._state.workers[self.seat]
+        return workers
+
+    @property
+    def my_knowledge_mask(self) -> int:
+        """Bit k set: the seat holds knowledge tile Kk."""
+        mask: int = self._state.kmask[self.seat]
+        return mask
+
+    @property
+    def depot_slots(self) -> list[list[int]]:
+        """[depot 0–6][space] the tile on it, -1 when empty (read-only)."""
+        slots: list[list[int]] = self._state.depots
+        return slots
+
+    @property
+    def depot_goods_counts(self) -> list[list[int]]:
+        """[depot 0–6][goods kind 0–6] goods on it; depot 0 and kind 0 unused (read-only)."""
+        counts: list[list[int]] = self._state.depot_goods
+        return counts
+
+    def die_actions(self, value: int) -> tuple[BAction, ...]:
+        """What the seat could do with a die showing ``value``: exactly its legal actions after choosing
+        such a die on its turn (the engine's listing, without a clone)."""
+        actions: tuple[BAction, ...] = self._state._die_actions(self.seat, value)  # die_actions, one call less
+        return actions
+
+
+_EMPTY_ESTATE = (EMPTY,) * SPACES
+_LAST_PHASE, _LAST_ROUND = PHASES - 1, ROUNDS - 1
+#: the observation's own fields, read from a lens by ``observe``
+_FIELDS = tuple(f.name for f in fields(BurgundyObservation) if f.name not in {f.name for f in fields(Observation)})
+#: the seat a spectator's lens reads for (inside ``observe`` only): no seat, so every secret is hidden
+_SPECTATOR = -1
+
+
+def lens(state: BurgundyState, seat: int) -> BurgundyLens:
+    return BurgundyLens(state, seat)
 
 
 def observe(state: BurgundyState, seat: int | None) -> BurgundyObservation:
-    """The observation of ``seat``, from the facts ``_view`` shows."""
-    from meeple.games.burgundy.state import EMPTY, P_BOARD, P_BUILD_TAKE, P_DIE, P_DISCARD, P_KEEP, PENDING_NAMES
-
-    n = state.players
-    hidden = state.hidden_setup_seats(seat)
-    hide_board = state.options["boards"] == "choose"
-    over = state.is_over
-    stack = state.pending if not over else []
-    top = stack[-1] if stack else None
-    kind = top[0] if top is not None else -1
-    has_turn = not over and kind < P_BOARD
-    empty_estate = (EMPTY,) * SPACES
+    """The observation of ``seat``: its lens's properties, read at once."""
+    window = BurgundyLens(state, _SPECTATOR if seat is None else seat)
     return BurgundyObservation(
-        game="burgundy", players=n, seat=seat, current_player=state.current_player, is_over=over,
-        phase=min(state.phase, PHASES - 1), round=min(state.round, ROUNDS - 1) + 1,
-        round_order=tuple(state.order), track_order=tuple(state.track_order()),
-        turn_seat=state.order[state.turn_index] if has_turn else -1,
-        dice_left=tuple(state.dice_left) if has_turn else (), bought=has_turn and state.bought,
-        pending=PENDING_NAMES[kind] if top is not None else "",
-        pending_stack=tuple(PENDING_NAMES[p[0]] for p in stack),
-        pending_die=top[1] if kind == P_DIE and top is not None else 0,
-        pending_building=BUILDINGS[top[1] - FIRST_BUILDING] if kind == P_BUILD_TAKE and top is not None else "",
-        pending_incoming=top[1] if kind == P_DISCARD and top is not None else -1,
-        pending_depots=tuple(d for d in range(1, 7) if top[1] >> d & 1) if kind == P_KEEP and top is not None else (),
-        pending_free_slots=top[2] if kind == P_KEEP and top is not None else 0,
-        boards=tuple("" if s in hidden and hide_board else state.board[s] for s in range(n)),
-        estates=tuple(empty_estate if s in hidden else tuple(state.estate[s][1:]) for s in range(n)),
-        start_spaces=tuple(0 if s in hidden else state.start_space[s] for s in range(n)),
-        empty_spaces=tuple(-1 if s in hidden else state.empty_spaces(s) for s in range(n)),
-        vp=tuple(state.vp), silverlings=tuple(state.silver), workers=tuple(state.workers),
-        goods=tuple(_goods(g) for g in state.goods), sold=tuple(_goods(g) for g in state.sold),
-        storage=tuple(tuple(st) for st in state.storage), dice=tuple(tuple(d) for d in state.dice),
-        knowledge=tuple(tuple(k for k in range(1, 27) if mask >> k & 1) for mask in state.kmask),
-        track_position=tuple(state.track_pos), track_arrival=tuple(state.track_arrival),
-        bonus_large=tuple(state.bonus_large), bonus_small=tuple(state.bonus_small),
-        depots=tuple(tuple(t for t in d if t != EMPTY) for d in state.depots),
-        depot_goods=tuple(_goods(state.depot_goods[d]) for d in range(1, 7)),
-        round_goods=tuple(g for g in state.round_goods if g != EMPTY), white_die=state.white,
-        future_goods_stacks=tuple(len(st) for st in state.stacks), box_goods=len(state.box),
-        white_piles=tuple(len(p) for p in state.piles), black_pile=len(state.black_pile),
-        removed=tuple(state.removed), winners=tuple(state.winners()) if over else (),
+        game="burgundy", players=state.players, seat=seat, current_player=state.current_player,
+        is_over=state.is_over, **{name: getattr(window, name) for name in _FIELDS},
     )
 
 
