@@ -347,7 +347,9 @@ class _Ctx:
         if geo is None:
             return 0.0
         t = TILE_TYPE[tile]
-        vp = self.place_base(geo, t, space)
+        vp = self._base.get(t * 64 + space)  # place_base's cache, read here: most calls find it
+        if vp is None:
+            vp = self.place_base(geo, t, space)
         kmask = self.kmask
         if t == A_:
             kind = ANIMAL_KIND[tile]
@@ -622,9 +624,11 @@ class HeuristicBot:
             return vp
         if kind == act.PLACE:
             vp = ctx.place_vp(a, b)
-            if rolled:
-                free = 1 if ctx.kmask & _FREE_PLACE_K[TILE_TYPE[a]] else 0
-                vp -= ctx.cost(rolled, SPACE_DIE[b], free) * ctx.wvp
+            if rolled:  # ctx.cost(rolled, SPACE_DIE[b], free), inlined: placements are most of a die's actions
+                kmask = ctx.kmask
+                need = DIST[rolled][SPACE_DIE[b]] - (1 if kmask & _FREE_PLACE_K[TILE_TYPE[a]] else 0)
+                if need > 0:  # (no workers: vp - 0.0 is vp)
+                    vp -= ((need + 1) >> 1 if kmask & (1 << 8) else need) * ctx.wvp
             return vp
         # sell
         vp = ctx.sale_vp(a)

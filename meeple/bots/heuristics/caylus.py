@@ -1,8 +1,9 @@
 """A rule-of-thumb Caylus player: every legal action gets a cheap score, the best one is played.
 
-Caylus hides nothing (rules §6), so the bot reads the public state (the same facts as ``view(seat)``:
-road, workers, provost, bailiff, castle, cubes, deniers, favour markers) and never searches. Each
-decision costs a few dozen arithmetic operations; there is no clone and no lookahead.
+Caylus hides nothing (rules §6); the bot reads its seat's lens (``state.lens(seat)``,
+``meeple/games/caylus/observation.py``: road, workers, provost, bailiff, castle, cubes, deniers, favour
+markers, and the engine's answers for prices, the castle section and the lawyer's targets) and never
+searches. Each decision costs a few dozen arithmetic operations; there is no clone and no lookahead.
 
 Rules of thumb it follows:
 
@@ -44,7 +45,7 @@ Ties are broken by a tiny noise from the bot's own seeded generator, so a seed g
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from meeple.core.contract import GameState
@@ -98,18 +99,7 @@ from meeple.games.caylus.data import (
     S,
     W,
 )
-from meeple.games.caylus.state import (
-    P_CASTLE,
-    P_FAV_BLD,
-    P_FAV_ROW,
-    P_GATE,
-    P_GUILD,
-    P_INN,
-    P_JOUST,
-    P_PLACE,
-    P_PROVOST,
-    CaylusState,
-)
+from meeple.games.caylus.observation import CaylusLens
 
 #: Marginal worth (in PP) of the n-th cube of a colour held, n = 0, 1, 2, ... (the last value repeats).
 CUBE_CURVE: tuple[tuple[float, ...], ...] = (
@@ -142,48 +132,39 @@ class HeuristicBot:
         legal: Sequence[Act] = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        s = cast(CaylusState, state)
-        me = s.current_player
+        me = state.current_player
         if me is None:
             raise ValueError("the game is over")
-        ctx = _Context(s, me)
-        pk = s.pk
-        if pk == P_PLACE:
-            score = ctx.place_score
-        elif pk == P_GATE:
-            score = ctx.gate_score
-        elif pk in (P_PROVOST, P_GUILD):
-            score = ctx.provost_score
-        elif pk == P_CASTLE:
-            score = ctx.castle_score
-        elif pk == P_FAV_ROW:
-            score = ctx.row_score
-        elif pk == P_JOUST:
-            score = ctx.joust_score
-        elif pk == P_INN:
-            score = ctx.inn_score
-        else:  # P_ACTIVATE, P_BONUS, P_FAV_RES, P_FAV_BLD
-            score = ctx.effect_score
+        ctx = _Context(cast(CaylusLens, state.lens(me)))
+        # activate, bonus, favour_res and favour_bld: the effect of a building or a favour
+        score = _SCORES.get(ctx.pending, _Context.effect_score)
         rng = self.rng
         best = legal[0]
         best_value = -1e18
         for act in legal:
-            value = score(act) + rng.random() * 1e-6
+            value = score(ctx, act) + rng.random() * 1e-6
             if value > best_value:
                 best, best_value = act, value
         return best
 
 
 class _Context:
-    """What one decision needs to know about the position, computed once."""
+    """What one decision needs to know about the position, read once from the seat's lens."""
 
-    def __init__(self, s: CaylusState, me: int) -> None:
-        self.s = s
-        self.me = me
-        self.n = s.players
-        self.turns_left = _turns_left(s)
-        self.held = s.cubes[me][:]
-        self.money = s.money[me]
+    def __init__(self, lens: CaylusLens) -> None:
+        self.lens = lens
+        self.me = lens.seat
+        self.n = lens.players
+        self.pending = lens.pending
+        self.turns_left = _turns_left(lens)
+        self.held = lens.my_cubes[:]
+        self.money = lens.my_deniers
+        # the road as the engine keeps it, indexed by space (read-only)
+        self.tiles = lens.space_tiles
+        self.owners = lens.space_owners
+        self.workers = lens.space_workers
+        self.provost = lens.provost
+        self.built_lots = lens.built_lots
         self.last = self.turns_left <= 1.0
         if self.last:
             self.mv = 0.3
@@ -192,6 +173,7 @@ class _Context:
         else:
             self.mv = 0.7
         self._expected: list[int] | None = None
+        self._stock: tuple[int, ...] | None = None
 
     # --- values ---------------------------------------------------------------------------------
 
@@ -202,30 +184,50 @@ class _Context:
         return curve[have if have < len(curve) else -1]
 
     def gain(self, base: Sequence[int], add: Sequence[int]) -> float:
-        """Worth of adding the cubes ``add`` to a stock ``base``."""
+        """Worth of adding the cubes ``add`` to a stock ``base``: the sum of ``cube_value(k, base[k] + i)``
+        (inlined, in the same order: a few dozen of them a decision)."""
         total = 0.0
+        last = self.last
         for k in range(5):
-            for i in range(add[k]):
-                total += self.cube_value(k, base[k] + i)
+            count = add[k]
+            if not count:
+                continue
+            curve = CUBE_CURVE[k]
+            flat = last and k != G
+            start = base[k]
+            for i in range(count):
+                have = start + i
+                total += 0.4 if flat else curve[have if have < len(curve) else -1]
         return total
 
     def loss(self, base: Sequence[int], take: Sequence[int]) -> float:
-        """Worth of giving up the cubes ``take`` from ``base`` (the last ones held go first)."""
+        """Worth of giving up the cubes ``take`` from ``base`` (the last ones held go first): the sum of
+        ``cube_value(k, max(base[k] - 1 - i, 0))``, inlined as in ``gain``."""
         total = 0.0
+        last = self.last
         for k in range(5):
-            for i in range(take[k]):
-                total += self.cube_value(k, max(base[k] - 1 - i, 0))
+            count = take[k]
+            if not count:
+                continue
+            curve = CUBE_CURVE[k]
+            flat = last and k != G
+            start = base[k] - 1
+            for i in range(count):
+                have = start - i
+                if have < 0:
+                    have = 0
+                total += 0.4 if flat else curve[have if have < len(curve) else -1]
         return total
 
     def expected(self) -> list[int]:
         """The cubes held plus what the bot's workers already on the road should produce this turn."""
         if self._expected is None:
-            s = self.s
             e = self.held[:]
-            provost = s.provost
+            provost = self.provost
+            workers = self.workers
             for sp in range(1, LAST_SPACE + 1):
-                if s.worker[sp] == self.me and sp <= provost + 1:
-                    tile = TILES[s.tile[sp]]
+                if workers[sp] == self.me and sp <= provost + 1:
+                    tile = TILES[self.tiles[sp]]
                     if tile.effect in (E_PRODUCE, E_PRODUCE_BONUS) and tile.produce:
                         best = max(tile.produce, key=lambda c: self.gain(e, c))
                         for k in range(5):
@@ -236,7 +238,7 @@ class _Context:
     def building_value(self, t: int) -> float:
         """Worth of owning wood/stone tile ``t`` (prestige now, use over the turns left)."""
         tile = TILES[t]
-        pp = float(self.s.lawyer_pp if tile.slug == "lawyer" else tile.prestige)
+        pp = float(self.lens.lawyer_pp if tile.slug == "lawyer" else tile.prestige)
         return pp + tile.favours * FAVOUR_WORTH + 0.6 * USE_PER_TURN.get(tile.slug, 0.3) * self.turns_left
 
     def prestige_value(self, t: int) -> float:
@@ -245,18 +247,21 @@ class _Context:
 
     def best_build(self, have: Sequence[int], kind: int, discount: int = -1) -> float:
         """Best net worth of building one tile of ``kind`` from the cubes ``have``; 0 if none."""
-        s = self.s
         best = 0.0
         if kind == PRESTIGE:
-            if not any(s.tile[sp] == RESIDENCE_ID and s.owner[sp] == self.me for sp in range(1, LAST_SPACE + 1)):
+            tiles, owners = self.tiles, self.owners
+            if not any(tiles[sp] == RESIDENCE_ID and owners[sp] == self.me for sp in range(1, LAST_SPACE + 1)):
                 return 0.0
             ids: tuple[int, ...] = PRESTIGE_IDS
         else:
-            if s.built_lots >= len(LOTS):
+            if self.built_lots >= len(LOTS):
                 return 0.0
             ids = WOOD_IDS if kind == WOOD else STONE_IDS
+        stock = self._stock
+        if stock is None:
+            stock = self._stock = self.lens.stock
         for t in ids:
-            if not s.stock[t]:
+            if not stock[t]:
                 continue
             tile = TILES[t]
             need = list(tile.cost)
@@ -272,26 +277,8 @@ class _Context:
                 best = max(best, worth)
         return best
 
-    def lawyer_targets(self) -> list[int]:
-        """Road spaces a lawyer may turn into the bot's residence: neutral tiles, or its own wood tiles
-        (stone too under ``lawyer_targets=wood_stone``) but the lawyer, none already being converted."""
-        s = self.s
-        result = []
-        for sp in range(1, LAST_SPACE + 1):
-            t = s.tile[sp]
-            if t < 0 or s.conv[sp] >= 0:
-                continue
-            kind = TILES[t].kind
-            if kind == NEUTRAL or (
-                s.owner[sp] == self.me and TILES[t].slug != "lawyer"
-                and (kind == WOOD or (kind == STONE and not s.wood_only))
-            ):
-                result.append(sp)
-        return result
-
     def lawyer_value(self, space: int) -> float:
-        s = self.s
-        t = s.tile[space]
+        t = self.tiles[space]
         worth = 2.0 + self.turns_left * self.mv + 1.0
         if TILES[t].kind != NEUTRAL:
             worth -= self.building_value(t) - TILES[t].prestige
@@ -317,16 +304,16 @@ class _Context:
         return count, used
 
     def castle_worth(self, have: Sequence[int]) -> float:
-        s = self.s
-        section = _section(s)
+        lens = self.lens
+        section = lens.castle_section()
         if section < 0:
             return -1.0
         count, used = self.batches(have)
         if count == 0:
             return -2.5
-        room = SECTION_SIZE[section] - s.castle_count[section] - len(s.castle)
+        room = SECTION_SIZE[section] - lens.castle_filled[section] - len(lens.castle_workers)
         worth = 0.0
-        mine = s.houses[section][self.me]
+        mine = lens.houses[section][self.me]
         for i in range(min(count, 3)):
             x = section if i < max(room, 1) else min(section + 1, 2)
             worth += SECTION_PP[x]
@@ -337,7 +324,7 @@ class _Context:
 
     def reach(self, space: int) -> float:
         """The chance that the provost still reaches road space ``space`` in phase 5."""
-        d = space - self.s.provost
+        d = space - self.provost
         if d <= -3:
             return 1.0
         if d <= 0:
@@ -352,9 +339,7 @@ class _Context:
 
     def activation(self, space: int, have: Sequence[int], money: int) -> float:
         """Worth of activating road space ``space`` with the cubes ``have`` and ``money`` deniers."""
-        s = self.s
-        t = s.tile[space]
-        tile = TILES[t]
+        tile = TILES[self.tiles[space]]
         effect = tile.effect
         mv = self.mv
         if effect in (E_PRODUCE, E_PRODUCE_BONUS):
@@ -380,7 +365,7 @@ class _Context:
         if effect == E_LAWYER:
             if money < 1 or not have[C]:
                 return 0.0
-            targets = self.lawyer_targets()
+            targets = self.lens.lawyer_targets()
             if not targets:
                 return 0.0
             return max(self.lawyer_value(x) for x in targets) - mv - self.cube_value(C, have[C] - 1)
@@ -414,11 +399,10 @@ class _Context:
     # --- phase 2: placement (and the gate) ----------------------------------------------------------
 
     def target_value(self, target: int, budget: int) -> float:
-        s = self.s
         me = self.me
         if target <= LAST_SPACE:
             value = self.reach(target) * self.activation(target, self.expected(), budget)
-            owner = s.owner[target]
+            owner = self.owners[target]
             if owner >= 0 and owner != me:
                 value -= 0.25
             return value
@@ -437,18 +421,18 @@ class _Context:
         if target == T_STABLES:
             return 0.3 if self.turns_left >= 2 else -1.0
         if target == T_GUILD:
-            far = sum(1 for sp in range(s.provost + 1, min(s.provost + 4, LAST_SPACE + 1)) if s.worker[sp] == me)
+            provost, workers = self.provost, self.workers
+            far = sum(1 for sp in range(provost + 1, min(provost + 4, LAST_SPACE + 1)) if workers[sp] == me)
             return 0.4 + 1.2 * far
         if target == T_GATE:
             return -1.0
         return -1.0
 
     def place_score(self, act: Act) -> float:
-        s = self.s
         if act.kind == A.K_PASS:
-            return FIRST_PASS_WORTH * self.mv if not s.bridge else 0.0
+            return FIRST_PASS_WORTH * self.mv if not self.lens.passing_order else 0.0
         target = act.a
-        price = s.price(self.me, target)
+        price = self.lens.price(target)
         budget = self.money - price
         value = self.target_value(target, budget)
         if target == T_GATE:
@@ -458,11 +442,11 @@ class _Context:
         return value - price * self.mv - reserve - 0.2
 
     def _best_free(self, budget: int) -> float:
-        s = self.s
         best = 0.0
+        tiles, workers = self.tiles, self.workers
         for sp in range(1, LAST_SPACE + 1):
-            t = s.tile[sp]
-            if t >= 0 and s.worker[sp] < 0 and TILES[t].kind in (NEUTRAL, FIXED, WOOD, STONE):
+            t = tiles[sp]
+            if t >= 0 and workers[sp] < 0 and TILES[t].kind in (NEUTRAL, FIXED, WOOD, STONE):
                 best = max(best, self.target_value(sp, budget))
         return best
 
@@ -474,20 +458,20 @@ class _Context:
     # --- phase 3/4: provost, joust, inn -------------------------------------------------------------
 
     def provost_score(self, act: Act) -> float:
-        s = self.s
         me = self.me
-        new = s.provost + act.a
+        new = self.provost + act.a
         have = self.held
         value = 0.0
+        workers = self.workers
         for sp in range(1, LAST_SPACE + 1):
-            w = s.worker[sp]
+            w = workers[sp]
             if w < 0 or sp > new:
                 continue
             if w == me:
                 value += self.activation(sp, have, self.money)
             else:
                 value -= 0.6
-        cost = abs(act.a) * self.mv if self.s.pk == P_PROVOST else 0.0
+        cost = abs(act.a) * self.mv if self.pending == "provost" else 0.0
         return value - cost - 0.01 * abs(act.a)
 
     def joust_score(self, act: Act) -> float:
@@ -503,24 +487,23 @@ class _Context:
     # --- phase 6: castle ----------------------------------------------------------------------------
 
     def castle_score(self, act: Act) -> float:
-        s = self.s
+        lens = self.lens
         if act.kind == A.K_DONE:
             return 0.0
-        section = _section(s)
+        section = lens.castle_section()
         worth = float(SECTION_PP[section])
-        if s.batches[self.me] == 0:
+        if lens.pending_batches == 0:
             worth += 2.0
-        if s.houses[section][self.me] == 0:
+        if lens.houses[section][self.me] == 0:
             worth += -SECTION_SCORING[section][0] + FAVOUR_WORTH
         return worth - 0.4 * self.loss(self.held, act.c)
 
     # --- favours ------------------------------------------------------------------------------------
 
     def row_score(self, act: Act) -> float:
-        s = self.s
         row = act.a
-        col = s.fav[self.me][row]
-        if col < s.cap:
+        col = self.lens.my_favours[row]
+        if col < self.lens.favour_cap:
             col += 1
         growth = 0.35 * min(self.turns_left, 8) / 8 if col < 5 else 0.0
         if row == ROW_PP:
@@ -549,7 +532,7 @@ class _Context:
             if col >= 3:
                 value = max(value, self.best_build(have, STONE, S))
             if col >= 4 and have[C]:
-                targets = self.lawyer_targets()
+                targets = self.lens.lawyer_targets()
                 if targets:
                     value = max(value, max(self.lawyer_value(x) for x in targets) - self.cube_value(C, have[C] - 1))
             if col >= 5:
@@ -560,7 +543,6 @@ class _Context:
     # --- phase 5 effects, bonus cubes, favour follow-ups -----------------------------------------
 
     def effect_score(self, act: Act) -> float:
-        s = self.s
         kind = act.kind
         have = self.held
         mv = self.mv
@@ -580,16 +562,16 @@ class _Context:
         if kind == A.K_SELL:
             take = [0, 0, 0, 0, 0]
             take[act.a] = 1
-            price = 4 if TILES[s.tile[s.cur]].kind == NEUTRAL else 6
+            price = 4 if TILES[self.tiles[self.lens.pending_space]].kind == NEUTRAL else 6
             return price * mv - self.loss(have, take)
         if kind == A.K_BUY:
-            fixed = TILES[s.tile[s.cur]].kind == FIXED
+            fixed = TILES[self.tiles[self.lens.pending_space]].kind == FIXED
             return self.gain(have, act.c) - (2 if fixed else act.a) * mv
         if kind == A.K_BUILD:
             t = act.a
             tile = TILES[t]
             need = list(tile.cost)
-            if s.pk == P_FAV_BLD:
+            if self.pending == "favour_bld":
                 if tile.kind == WOOD and need[W]:
                     need[W] -= 1
                 elif tile.kind == STONE and need[S]:
@@ -599,7 +581,7 @@ class _Context:
             worth = self.prestige_value(t) if tile.kind == PRESTIGE else self.building_value(t)
             return worth - 0.7 * self.loss(have, need) + 0.5
         if kind == A.K_LAWYER:
-            cost = 0.0 if s.pk == P_FAV_BLD else mv
+            cost = 0.0 if self.pending == "favour_bld" else mv
             return self.lawyer_value(act.a) - cost - self.cube_value(C, have[C] - 1)
         if kind == A.K_CHURCH:
             return (3 if act.a == 2 else 5) - act.a * mv
@@ -617,19 +599,26 @@ class _Context:
 FIRST_PASS_WORTH = 1.0
 
 
-def _section(s: CaylusState) -> int:
-    for x in range(s.scored, 3):
-        if s.castle_count[x] < SECTION_SIZE[x]:
-            return x
-    return -1
+#: the scoring method by decision kind; any other kind (activate, bonus, favour_res, favour_bld) is
+#: the effect of a building or a favour
+_SCORES: dict[str, Callable[[_Context, Act], float]] = {
+    "place": _Context.place_score,
+    "gate": _Context.gate_score,
+    "provost": _Context.provost_score,
+    "guild": _Context.provost_score,
+    "castle": _Context.castle_score,
+    "favour_row": _Context.row_score,
+    "joust": _Context.joust_score,
+    "inn": _Context.inn_score,
+}
 
 
-def _turns_left(s: CaylusState) -> float:
+def _turns_left(lens: CaylusLens) -> float:
     """A rough count of the turns left, this one included: the bailiff walks about 1.5 spaces a turn
     towards the Towers mark, and a castle close to full ends the game sooner."""
-    by_bailiff = max(0.0, (SECTION_MARK[2] - s.bailiff) / 1.5) + 1.0
-    towers_left = SECTION_SIZE[2] - s.castle_count[2] if s.scored >= 2 else 99
-    by_castle = towers_left / max(1.0, s.players * 0.8) + 1.0
+    by_bailiff = max(0.0, (SECTION_MARK[2] - lens.bailiff) / 1.5) + 1.0
+    towers_left = SECTION_SIZE[2] - lens.castle_filled[2] if lens.sections_scored >= 2 else 99
+    by_castle = towers_left / max(1.0, lens.players * 0.8) + 1.0
     return min(by_bailiff, by_castle)
 
 

@@ -1,4 +1,5 @@
-"""Caylus as typed data: what a seat sees (``CaylusObservation``) and each action's ``{kind, args}``.
+"""Caylus as typed data: what a seat sees (``CaylusObservation``, and its live form ``CaylusLens``) and
+each action's ``{kind, args}``.
 
 Caylus hides nothing (rules §6), so every seat's observation holds the same facts as ``view``: the
 road, the special buildings, the castle, the players' holdings and the decision waiting. Tiles are
@@ -9,12 +10,23 @@ seats are ints, ``-1`` means none.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING
 
-from meeple.core.observation import ActionInfo, ArgValue, Observation, action_info
+from meeple.core.observation import ActionInfo, ArgValue, Lens, Observation, action_info
 from meeple.games.caylus.actions import ACTIONS, Act, action
-from meeple.games.caylus.data import LAST_SPACE, WORKERS
+from meeple.games.caylus.data import (
+    P_ACTIVATE,
+    P_BONUS,
+    P_CASTLE,
+    P_FAV_BLD,
+    P_FAV_RES,
+    P_FAV_ROW,
+    P_PLACE,
+    PENDING_NAMES,
+    T_GATE,
+    WORKERS,
+)
 
 if TYPE_CHECKING:
     from meeple.games.caylus.state import CaylusState
@@ -70,42 +82,321 @@ class CaylusObservation(Observation):
     winners: tuple[int, ...]  # empty until the game is over
 
 
-def observe(state: CaylusState, seat: int | None) -> CaylusObservation:
-    """The observation of any seat (all the same in Caylus), from the facts ``view`` shows."""
-    from meeple.games.caylus.state import P_ACTIVATE, P_BONUS, P_CASTLE, P_FAV_BLD, P_FAV_RES, P_FAV_ROW, P_PLACE
+class CaylusLens(Lens):
+    """A Caylus game read live from the state when asked (see ``Lens``); every seat may know it all.
 
-    pending = state.pending()
-    kind = state.pk if pending is not None else -1
-    n = state.players
-    road = range(1, LAST_SPACE + 1)
-    over = state.is_over
-    working = kind in (P_ACTIVATE, P_BONUS)
+    The properties named as ``CaylusObservation``'s fields hold exactly its values (``observe`` is
+    these properties read at once, so each fact is stated here only). For the heuristic bot, which
+    reads them thousands of times a second, the road is also offered as the engine keeps it
+    (``space_tiles`` & co., indexed by road space, the engine's lists themselves: **read-only**), with
+    the seat's own cubes and favours and the options a valuation needs; ``price``,
+    ``castle_section`` and ``lawyer_targets`` ask the engine's rules.
+    """
+
+    __slots__ = ()
+
+    @property
+    def players(self) -> int:
+        players: int = self._state.players
+        return players
+
+    # --- the decision waiting ---------------------------------------------------------------------
+
+    @property
+    def turn(self) -> int:
+        turn: int = self._state.turn
+        return turn
+
+    @property
+    def phase(self) -> int:
+        """1–7, 0 once over."""
+        state = self._state
+        return 0 if state.is_over else int(state.phase)
+
+    @property
+    def pending(self) -> str:
+        """The decision kind (place, gate, …, favour_bld); "" once over."""
+        state = self._state
+        return "" if state.is_over else PENDING_NAMES[state.pk]
+
+    @property
+    def pending_space(self) -> int:
+        """activate / bonus: the road space whose building works, else -1."""
+        state = self._state
+        return int(state.cur) if not state.is_over and state.pk in _WORKING else -1
+
+    @property
+    def pending_worker(self) -> int:
+        state = self._state
+        return int(state.worker[state.cur]) if not state.is_over and state.pk in _WORKING else -1
+
+    @property
+    def pending_favours(self) -> int:
+        """favour_row: the favours the seat still takes, else 0."""
+        state = self._state
+        if state.is_over or state.pk != P_FAV_ROW:
+            return 0
+        return sum(count for seat, count in state.fstack if seat == state.ps)
+
+    @property
+    def pending_column(self) -> int:
+        state = self._state
+        return int(state.fsub_col) if not state.is_over and state.pk in (P_FAV_RES, P_FAV_BLD) else 0
+
+    @property
+    def pending_batches(self) -> int:
+        state = self._state
+        return int(state.batches[state.ps]) if not state.is_over and state.pk == P_CASTLE else 0
+
+    @property
+    def pending_section(self) -> int:
+        """castle: the section the next house goes to (-1: no room), else -1."""
+        state = self._state
+        return self.castle_section() if not state.is_over and state.pk == P_CASTLE else -1
+
+    @property
+    def place_price(self) -> int:
+        """place: what a special building costs the seat on turn now, else 0."""
+        state = self._state
+        return int(state.price(state.ps, T_GATE)) if not state.is_over and state.pk == P_PLACE else 0
+
+    # --- the board ----------------------------------------------------------------------------------
+
+    @property
+    def turn_order(self) -> tuple[int, ...]:
+        return tuple(self._state.turn_order)
+
+    @property
+    def passing_order(self) -> tuple[int, ...]:
+        """The seats that passed this turn, first first (the bridge)."""
+        return tuple(self._state.bridge)
+
+    @property
+    def bailiff(self) -> int:
+        bailiff: int = self._state.bailiff
+        return bailiff
+
+    @property
+    def provost(self) -> int:
+        provost: int = self._state.provost
+        return provost
+
+    @property
+    def road_tiles(self) -> tuple[int, ...]:
+        """[space 1–28 as 0–27] the tile, -1 for an empty lot."""
+        return tuple(self._state.tile[1:])
+
+    @property
+    def road_owners(self) -> tuple[int, ...]:
+        return tuple(self._state.owner[1:])
+
+    @property
+    def road_workers(self) -> tuple[int, ...]:
+        return tuple(self._state.worker[1:])
+
+    @property
+    def road_residence_of(self) -> tuple[int, ...]:
+        """A lawyer's pending conversion: the future owner, else -1."""
+        return tuple(self._state.conv[1:])
+
+    @property
+    def gate(self) -> int:
+        return int(self._state.gate)
+
+    @property
+    def trading_post(self) -> int:
+        return int(self._state.tpost)
+
+    @property
+    def guild(self) -> int:
+        return int(self._state.guild)
+
+    @property
+    def joust(self) -> int:
+        return int(self._state.joust)
+
+    @property
+    def stables(self) -> tuple[int, ...]:
+        return tuple(self._state.stables)
+
+    @property
+    def inn_left(self) -> int:
+        return int(self._state.inn_left)
+
+    @property
+    def inn_right(self) -> int:
+        return int(self._state.inn_right)
+
+    @property
+    def castle_workers(self) -> tuple[int, ...]:
+        return tuple(self._state.castle)
+
+    @property
+    def houses(self) -> tuple[tuple[int, ...], ...]:
+        """[section][seat] houses built."""
+        return tuple(tuple(h) for h in self._state.houses)
+
+    @property
+    def castle_filled(self) -> tuple[int, ...]:
+        """[section] houses built."""
+        return tuple(self._state.castle_count)
+
+    @property
+    def sections_scored(self) -> int:
+        scored: int = self._state.scored
+        return scored
+
+    @property
+    def favour_cap(self) -> int:
+        return int(self._state.cap)
+
+    # --- the players --------------------------------------------------------------------------------
+
+    @property
+    def deniers(self) -> tuple[int, ...]:
+        return tuple(self._state.money)
+
+    @property
+    def cubes(self) -> tuple[tuple[int, ...], ...]:
+        """[seat][f w s c g]."""
+        return tuple(tuple(c) for c in self._state.cubes)
+
+    @property
+    def prestige(self) -> tuple[int, ...]:
+        return tuple(self._state.pp)
+
+    @property
+    def favours(self) -> tuple[tuple[int, ...], ...]:
+        """[seat][row] the column reached."""
+        return tuple(tuple(f) for f in self._state.fav)
+
+    @property
+    def favour_rows_used(self) -> tuple[tuple[bool, ...], ...]:
+        return tuple(tuple(bool(used >> r & 1) for r in range(4)) for used in self._state.fav_used)
+
+    @property
+    def workers_available(self) -> tuple[int, ...]:
+        return tuple(self._state.avail)
+
+    @property
+    def workers_placed(self) -> tuple[int, ...]:
+        return tuple(WORKERS - a for a in self._state.avail)
+
+    @property
+    def batches(self) -> tuple[int, ...]:
+        """Castle batches given this turn (phase 6; zeros otherwise)."""
+        state = self._state
+        return tuple(state.batches) if state.phase == 6 else (0,) * state.players
+
+    @property
+    def stock(self) -> tuple[int, ...]:
+        """[tile] copies left in the stock."""
+        return tuple(self._state.stock)
+
+    @property
+    def removed_neutral(self) -> tuple[int, ...]:
+        return tuple(self._state.removed)
+
+    @property
+    def favour_queue(self) -> tuple[tuple[int, int], ...]:
+        """(seat, favours) still to resolve, last first."""
+        return tuple((s, c) for s, c in self._state.fstack)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """PP during the game, final scores once over."""
+        return tuple(self._state.scores())
+
+    @property
+    def final_scores(self) -> tuple[int, ...]:
+        """PP plus the end bonuses, were the game to end now."""
+        return tuple(self._state.final_scores())
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        state = self._state
+        return tuple(state.winners()) if state.is_over else ()
+
+    # --- for the heuristic: the engine's lists (read-only), this seat's holdings, the options -------
+
+    @property
+    def space_tiles(self) -> list[int]:
+        """[road space 1–28] the tile, -1 for an empty lot; index 0 unused (read-only)."""
+        tiles: list[int] = self._state.tile
+        return tiles
+
+    @property
+    def space_owners(self) -> list[int]:
+        """[road space 1–28] the owning seat, -1 for none; index 0 unused (read-only)."""
+        owners: list[int] = self._state.owner
+        return owners
+
+    @property
+    def space_workers(self) -> list[int]:
+        """[road space 1–28] the seat whose worker is on it, -1 for none; index 0 unused (read-only)."""
+        workers: list[int] = self._state.worker
+        return workers
+
+    @property
+    def built_lots(self) -> int:
+        """Lots of the road built on so far."""
+        built: int = self._state.built_lots
+        return built
+
+    @property
+    def my_cubes(self) -> list[int]:
+        """The seat's cubes, [f w s c g] (read-only)."""
+        cubes: list[int] = self._state.cubes[self.seat]
+        return cubes
+
+    @property
+    def my_deniers(self) -> int:
+        money: int = self._state.money[self.seat]
+        return money
+
+    @property
+    def my_favours(self) -> list[int]:
+        """[row] the column the seat reached (read-only)."""
+        favours: list[int] = self._state.fav[self.seat]
+        return favours
+
+    @property
+    def lawyer_pp(self) -> int:
+        """The ``lawyer_pp`` option: the prestige a lawyer is worth."""
+        pp: int = self._state.lawyer_pp
+        return pp
+
+    def price(self, target: int) -> int:
+        """What placing a worker on ``target`` (a road space or a special building) costs the seat now."""
+        price: int = self._state.price(self.seat, target)
+        return price
+
+    def castle_section(self) -> int:
+        """The section the next house goes into (one filled early overflows into the next), -1 if none."""
+        section: int = self._state._castle_section()
+        return section
+
+    def lawyer_targets(self) -> list[int]:
+        """The road spaces a lawyer may turn into the seat's residence now (the ``lawyer_targets`` option)."""
+        targets: list[int] = self._state._lawyer_targets(self.seat)
+        return targets
+
+
+_WORKING = (P_ACTIVATE, P_BONUS)
+#: the observation's own fields, read from a lens by ``observe``
+_FIELDS = tuple(f.name for f in fields(CaylusObservation) if f.name not in {f.name for f in fields(Observation)})
+
+
+def lens(state: CaylusState, seat: int) -> CaylusLens:
+    return CaylusLens(state, seat)
+
+
+def observe(state: CaylusState, seat: int | None) -> CaylusObservation:
+    """The observation of any seat (all the same in Caylus): the lens's properties, read at once."""
+    window = CaylusLens(state, -1 if seat is None else seat)  # -1: a spectator, who sees the same
     return CaylusObservation(
-        game="caylus", players=n, seat=seat, current_player=state.current_player, is_over=over,
-        turn=state.turn, phase=0 if over else state.phase, pending="" if pending is None else pending["kind"],
-        pending_space=state.cur if working else -1, pending_worker=state.worker[state.cur] if working else -1,
-        pending_favours=pending["favours"] if kind == P_FAV_ROW and pending else 0,
-        pending_column=state.fsub_col if kind in (P_FAV_RES, P_FAV_BLD) else 0,
-        pending_batches=state.batches[state.ps] if kind == P_CASTLE else 0,
-        pending_section=state._castle_section() if kind == P_CASTLE else -1,
-        place_price=pending["price"] if kind == P_PLACE and pending else 0,
-        turn_order=tuple(state.turn_order), passing_order=tuple(state.bridge),
-        bailiff=state.bailiff, provost=state.provost,
-        road_tiles=tuple(state.tile[s] for s in road), road_owners=tuple(state.owner[s] for s in road),
-        road_workers=tuple(state.worker[s] for s in road), road_residence_of=tuple(state.conv[s] for s in road),
-        gate=state.gate, trading_post=state.tpost, guild=state.guild, joust=state.joust,
-        stables=tuple(state.stables), inn_left=state.inn_left, inn_right=state.inn_right,
-        castle_workers=tuple(state.castle), houses=tuple(tuple(h) for h in state.houses),
-        castle_filled=tuple(state.castle_count), sections_scored=state.scored, favour_cap=state.cap,
-        deniers=tuple(state.money), cubes=tuple(tuple(c) for c in state.cubes), prestige=tuple(state.pp),
-        favours=tuple(tuple(f) for f in state.fav),
-        favour_rows_used=tuple(tuple(bool(used >> r & 1) for r in range(4)) for used in state.fav_used),
-        workers_available=tuple(state.avail), workers_placed=tuple(WORKERS - a for a in state.avail),
-        batches=tuple(state.batches) if state.phase == 6 else (0,) * n,
-        stock=tuple(state.stock), removed_neutral=tuple(state.removed),
-        favour_queue=tuple((s, c) for s, c in state.fstack),
-        scores=tuple(state.scores()), final_scores=tuple(state.final_scores()),
-        winners=tuple(state.winners()) if over else (),
+        game="caylus", players=state.players, seat=seat, current_player=state.current_player,
+        is_over=state.is_over, **{name: getattr(window, name) for name in _FIELDS},
     )
 
 

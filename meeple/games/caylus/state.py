@@ -46,6 +46,20 @@ from meeple.games.caylus.data import (
     LOTS,
     NEUTRAL,
     NEUTRAL_IDS,
+    P_ACTIVATE,
+    P_BONUS,
+    P_CASTLE,
+    P_FAV_BLD,
+    P_FAV_RES,
+    P_FAV_ROW,
+    P_GATE,
+    P_GUILD,
+    P_INN,
+    P_JOUST,
+    P_NONE,
+    P_PLACE,
+    P_PROVOST,
+    PENDING_NAMES,
     PLAIN,
     PLAIN_PER_PP,
     PRESTIGE,
@@ -90,11 +104,7 @@ from meeple.games.caylus.saved import load_into
 from meeple.games.caylus.views import ACTION_LIST as VIEW_ACTIONS
 from meeple.games.caylus.views import build_view
 
-# Decision kinds (rules §7.3).
-(P_NONE, P_PLACE, P_GATE, P_GUILD, P_JOUST, P_INN, P_PROVOST, P_ACTIVATE, P_BONUS, P_CASTLE, P_FAV_ROW,
- P_FAV_RES, P_FAV_BLD) = range(13)
-PENDING_NAMES = ("none", "place", "gate", "guild", "joust", "inn", "provost", "activate", "bonus", "castle",
-                 "favour_row", "favour_res", "favour_bld")
+# Decision kinds (rules §7.3): P_NONE … P_FAV_BLD and PENDING_NAMES live in data.py (the lens names them).
 OVER = 8
 
 # Log events: tuples (code, seat, a, b) of ints, turned into dicts only in ``view``.
