@@ -453,12 +453,13 @@ class _Ctx:
             # a building may go once per city (unless K01): ``city_blocked`` inlined, for the hot loop
             city = self.cities() if t == B_ and not self.kmask & (1 << 1) else _NO_CITIES
             region_of = geo.region_of
-            value_of = self.place_vp_shallow if shallow else self.place_vp
+            place_vp = self.place_vp
+            effect = self.shallow_effect(tile) if shallow else None  # the same for every space
             dist = DIST
             for s in geo.spaces_of_type[t]:
                 if estate[s] >= 0 or (city and region_of[s] * 64 + tile in city):
                     continue
-                v = value_of(tile, s)
+                v = place_vp(tile, s) if effect is None else place_vp(WATCHTOWER, s) - 4.0 + effect
                 if frontier >> s & 1:
                     target = SPACE_DIE[s]
                     for die in other_dice:
@@ -480,21 +481,19 @@ class _Ctx:
         self._tile_cache[key] = value
         return value
 
-    def place_vp_shallow(self, tile: int, space: int) -> float:
-        t = TILE_TYPE[tile]
-        if t == C_:
-            return self.place_vp(tile, space)
-        # buildings: region and colour part plus a flat effect estimate
-        if tile == WATCHTOWER:
-            return self.place_vp(tile, space)
-        base = self.place_vp(WATCHTOWER, space) - 4.0
+    def shallow_effect(self, tile: int) -> float | None:
+        """A building's flat effect estimate for ``store_vp``: its placement there is worth the
+        Watchtower's on that space, minus the Watchtower's 4 VP, plus this (no recursion into nested
+        effects); ``None`` for a castle or the Watchtower, valued as placed."""
+        if TILE_TYPE[tile] == C_ or tile == WATCHTOWER:
+            return None
         if tile in _TAKING:
-            return base + 2.5 * (0.4 + 0.6 * self.late)
+            return 2.5 * (0.4 + 0.6 * self.late)
         if tile == CITYHALL:
-            return base + 3.5 * (0.4 + 0.6 * self.late)
+            return 3.5 * (0.4 + 0.6 * self.late)
         if tile == WAREHOUSE:
-            return base + self.building_vp(tile) * 0.8
-        return base + self.building_vp(tile)
+            return self.building_vp(tile) * 0.8
+        return self.building_vp(tile)
 
     def storage_penalty(self, extra: int = 1) -> float:
         """Cost of storage overflow: the least valuable tile has to go."""
