@@ -699,6 +699,21 @@ class Server:
             return listening_pids(urlsplit(self.url).port or 80)
         return children_of(self.pid)
 
+    def tracebacks(self) -> list[str]:
+        """The tracebacks in the server's log (its exceptions: a refusal is not logged as one), each
+        with the log line before it (what failed)."""
+        if self.log is None or not self.log.exists():
+            return []
+        lines = self.log.read_text(errors="replace").splitlines()
+        found: list[str] = []
+        for index, line in enumerate(lines):
+            if line.startswith("Traceback"):
+                end = index + 1
+                while end < len(lines) and (lines[end].startswith((" ", "\t")) or not lines[end].strip()):
+                    end += 1
+                found.append("\n".join(lines[max(0, index - 1):end + 1]))
+        return found
+
     def tail(self, lines: int = 15) -> str:
         if self.log is None or not self.log.exists():
             return ""
@@ -1178,6 +1193,10 @@ def main(argv: list[str] | None = None) -> int:
                 if any(s.process is not None and s.process.returncode not in (0, -signal.SIGINT) for s in servers):
                     print("note: a server exited with an error; its log's end:\n" +
                           "\n".join(s.tail() for s in servers))
+                for number, server in enumerate(servers):
+                    failures = server.tracebacks()
+                    if failures:
+                        print(f"note: server{number} logged {len(failures)} traceback(s); the last:\n{failures[-1]}")
     bound = (f"client-bound at {', '.join(map(str, run.client_bound))} tables" if run.client_bound
              else "never client-bound")
     disturbed = (f"disturbed by other processes at {', '.join(map(str, run.disturbed))} tables" if run.disturbed
