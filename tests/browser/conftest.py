@@ -19,6 +19,7 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
+from meeple.cli import WS_IMPLEMENTATION
 from meeple.core.registry import load_game
 from tests.server.follow import applied
 from tests.services import IN_CI, chromium_path
@@ -54,7 +55,7 @@ class Server:
         self.log = (self.tmp / "server.log").open("ab")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "--factory", "tests.browser.toy_app:make_app",
-             "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"],
+             "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning", "--ws", WS_IMPLEMENTATION],
             cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + 90  # importing the app alone took 30 s of wall time on a busy 2-core machine

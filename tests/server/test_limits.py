@@ -23,6 +23,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
+from meeple.cli import WS_IMPLEMENTATION
 from meeple.server.app import create_app
 from meeple.server.auth import MAX_PASSWORD_CHARS
 from meeple.server.config import DEFAULT_MAX_BODY_BYTES, Settings
@@ -303,7 +304,8 @@ def running_server(settings: Settings) -> Iterator[int]:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
     application: FastAPI = create_app(settings)
-    server = uvicorn.Server(uvicorn.Config(application, host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(application, host="127.0.0.1", port=port, log_level="warning",
+                                            ws=WS_IMPLEMENTATION))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

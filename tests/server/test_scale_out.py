@@ -24,6 +24,7 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, make_url, text
 
+from meeple.cli import WS_IMPLEMENTATION
 from meeple.core.registry import game_names
 from meeple.server.patch import apply_patch
 from tests import aio
@@ -89,7 +90,8 @@ class Process:
     def server(cls, env: dict[str, str], tmp: Path, name: str, **extra: str) -> Process:
         port = _free_port()
         server = cls([sys.executable, "-m", "uvicorn", "--factory", "tests.browser.toy_app:make_app", "--host",
-                      "127.0.0.1", "--port", str(port), "--log-level", "warning"], dict(env, **extra),
+                      "127.0.0.1", "--port", str(port), "--log-level", "warning", "--ws", WS_IMPLEMENTATION],
+                     dict(env, **extra),
                      tmp / f"{name}.log", port)
         deadline = time.monotonic() + 120  # a busy machine takes its time importing everything
         while time.monotonic() < deadline:
