@@ -10,6 +10,7 @@ count) and are resolved before the flow moves on; a favour's follow-up choice (`
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
 from typing import Any, Self
 
 from meeple.core.contract import JSON, GameState
@@ -121,6 +122,15 @@ ROAD = tuple(range(1, LAST_SPACE + 1))
 #: ``WORKABLE_AT[tile]`` for a road tile number, where -1 (an empty lot) reads the final ``False``.
 WORKABLE_AT = (*WORKABLE, False)
 PLACE_BY_TARGET = tuple(A.PLACE.get(t, A.PASS) for t in range(T_CASTLE + 1))
+# Decision lists read from tables instead of built: by the favour rows used (a 4-bit mask), provost and
+# guild moves from -3 to +3 (sliced by the room the road leaves), by tile the bonus and production choices.
+_FAVOURS_LEFT = tuple(tuple(A.FAVOUR[row] for row in range(4) if not used & (1 << row)) for used in range(16))
+_PASS_ONLY = (A.PASS,)
+_SELLS = tuple(A.SELL[k] for k in range(5))  # compressed by the cubes held
+_PROVOST_STEPS = tuple(A.PROVOST[k] for k in range(-3, 4))
+_GUILD_STEPS = tuple(A.GUILD[k] for k in range(-3, 4))
+_BONUS_OF = tuple(tuple(A.BONUS[k] for k in tile.bonus) for tile in TILES)
+_PRODUCE_OF = tuple(tuple(A.PRODUCE[c] for c in tile.produce) for tile in TILES)
 
 
 class CaylusState(GameState[Act]):
@@ -270,10 +280,12 @@ class CaylusState(GameState[Act]):
         if action not in self._legal:
             super().apply(action)
             return
-        rng_before = self.rng.state
-        self._apply(action)  # only actions are in the list (narrowed by the `in` test)
+        # ``_apply`` inlined; no RNG comparison: after setup Caylus never draws (§6), so no action can
+        # raise the undo floor (tests/games/test_undo_rules.py)
+        self.log.append((EV_ACTION, self.ps, ACTION_INDEX[action], 0))
+        self._do(action)  # only actions are in the list (narrowed by the `in` test)
+        self._advance()
         self._history_notations.append(action.notation)
-        self._seal_if_drawn(rng_before)
 
     def _apply(self, action: Act) -> None:
         self.log.append((EV_ACTION, self.ps, ACTION_INDEX[action], 0))
@@ -336,7 +348,18 @@ class CaylusState(GameState[Act]):
                 self._legal = ()
                 self.ps = -1
                 return
-            legal = self._gen_legal()
+            if self.pk == P_PLACE:  # the commonest decision: _gen_legal's first case without its call
+                p = self.ps
+                money = self.money[p]
+                if self.avail[p] > 0 and money >= 1:
+                    out: list[Act] = []
+                    self._placements(p, money, out)
+                    out.append(A.PASS)
+                    legal = tuple(out)
+                else:
+                    legal = _PASS_ONLY
+            else:
+                legal = self._gen_legal()
             if len(legal) == 1:
                 only = legal[0]
                 self.log.append((EV_ACTION, self.ps, ACTION_INDEX[only], 1))
@@ -429,8 +452,7 @@ class CaylusState(GameState[Act]):
         gain = [INCOME] * n
         owner = self.owner
         tile = self.tile
-        for s in range(1, LAST_SPACE + 1):
-            o = owner[s]
+        for s, o in enumerate(owner):
             if o >= 0:
                 gain[o] += TILES[tile[s]].income
         for p in range(n):
@@ -680,9 +702,17 @@ class CaylusState(GameState[Act]):
             worker = self.worker
             open_places = self._open_places = tuple(
                 [place[s] for s in ROAD if worker[s] < 0 and WORKABLE_AT[tile[s]]])
-        if money < self.price(p, T_GATE):  # only his own buildings, at 1 d
+        bridge = self.bridge  # price(p, T_GATE) inlined: what a place not his own costs
+        if self.inn_right == p:
+            price = 1
+        elif self.players == 2 and bridge:
+            price = TWO_PLAYER_PRICE
+        else:
+            price = len(bridge) + 1
+        if money < price:  # only his own buildings, at 1 d
             owner = self.owner
-            out += [action for action in open_places if owner[action.a] == p]
+            if p in owner:  # most often he has none
+                out += [action for action in open_places if owner[action.a] == p]
             return
         out += open_places
         if self.gate < 0:
@@ -810,7 +840,7 @@ class CaylusState(GameState[Act]):
         pk = self.pk
         p = self.ps
         out: list[Act] = []
-        if pk == P_PLACE:
+        if pk == P_PLACE:  # (also inlined in _advance)
             money = self.money[p]
             if self.avail[p] > 0 and money >= 1:
                 self._placements(p, money, out)
@@ -826,17 +856,15 @@ class CaylusState(GameState[Act]):
                         out.append(batch)
             out.append(A.CASTLE_DONE)
         elif pk == P_FAV_ROW:
-            used = self.fav_used[p]
-            out.extend(A.FAVOUR[row] for row in range(4) if not used & (1 << row))
+            out += _FAVOURS_LEFT[self.fav_used[p]]
         elif pk in (P_PROVOST, P_GUILD):
             limit = 3 if pk == P_GUILD else min(3, self.money[p])
-            table = A.GUILD if pk == P_GUILD else A.PROVOST
             provost = self.provost
             low = max(-limit, 1 - provost)
             high = min(limit, LAST_SPACE - provost)
-            out += [table[k] for k in range(low, high + 1)]
+            out += (_GUILD_STEPS if pk == P_GUILD else _PROVOST_STEPS)[low + 3:high + 4]
         elif pk == P_BONUS:
-            out.extend(A.BONUS[k] for k in TILES[self.tile[self.cur]].bonus)
+            out += _BONUS_OF[self.tile[self.cur]]
         elif pk == P_GATE:
             out.extend(A.GATE[t] for t in self._gate_targets(p))
             out.append(A.GATE_BACK)
@@ -884,10 +912,10 @@ class CaylusState(GameState[Act]):
         held = self.cubes[p]
         money = self.money[p]
         if effect in (E_PRODUCE, E_PRODUCE_BONUS):
-            out.extend(A.PRODUCE[c] for c in tile.produce)
+            out += _PRODUCE_OF[t]
             return
         if effect == E_MARKET:
-            out.extend(A.SELL[k] for k in range(5) if held[k])
+            out += compress(_SELLS, held)
         elif effect == E_PEDDLER:
             if tile.kind == FIXED:
                 if money >= 2:
@@ -907,18 +935,29 @@ class CaylusState(GameState[Act]):
             if money >= 1 and held[C] >= 1:
                 out.extend(A.LAWYER[x] for x in self._lawyer_targets(p))
         elif effect == E_CHURCH:
-            out.extend(A.CHURCH[k] for k in (2, 4) if money >= k)
+            if money >= 2:
+                out.append(A.CHURCH[2])
+                if money >= 4:
+                    out.append(A.CHURCH[4])
         elif effect == E_TAILOR:
-            out.extend(A.TAILOR[k] for k in (2, 3) if held[C] >= k)
+            if held[C] >= 2:
+                out.append(A.TAILOR[2])
+                if held[C] >= 3:
+                    out.append(A.TAILOR[3])
         elif effect == E_BANK:
-            out.extend(A.BANK[k] for k in (2, 5) if money >= k)
+            if money >= 2:
+                out.append(A.BANK[2])
+                if money >= 5:
+                    out.append(A.BANK[5])
         elif effect == E_ALCHEMIST:
             for act in A.ALCH:
                 c = act.c
                 if held[0] >= c[0] and held[1] >= c[1] and held[2] >= c[2] and held[3] >= c[3]:
                     out.append(act)
-        elif effect == E_JEWELLER:
-            out.extend(A.JEWEL[k] for k in (1, 2) if held[G] >= k)
+        elif effect == E_JEWELLER and held[G] >= 1:
+            out.append(A.JEWEL[1])
+            if held[G] >= 2:
+                out.append(A.JEWEL[2])
         out.append(A.SKIP)
 
     # --- carrying out a decision ------------------------------------------------------------
@@ -933,7 +972,13 @@ class CaylusState(GameState[Act]):
                 if len(self.bridge) == 1:
                     self.money[p] += FIRST_PASS_BONUS
             else:
-                self.money[p] -= self.price(p, act.a)
+                target = act.a  # price(p, target) inlined
+                if self.inn_right == p or (target <= LAST_SPACE and self.owner[target] == p):
+                    self.money[p] -= 1
+                elif self.players == 2 and self.bridge:
+                    self.money[p] -= TWO_PLAYER_PRICE
+                else:
+                    self.money[p] -= len(self.bridge) + 1
                 self.avail[p] -= 1
                 self._place_worker(p, act.a)
             if len(self.bridge) < self.players:
