@@ -71,6 +71,9 @@ from meeple.games.palais_royal.rules import ROOM_INDEX, Rules, parse_layout
 SETUP, PLAY, OVER = 0, 1, 2
 PHASES = ("setup", "play", "over")
 STEP_NAMES = ("", "gate", "stairs", "mint/king/pomp", "recruit", "back door")
+_END = A.END_ACTION
+_NONE_OF_9 = [0] * 9  # a seat's rooms or hand holding nothing
+_NONE_OF_10 = [0] * 10  # no privilege tallies
 _END_ONLY: tuple[PalaisAction, ...] = (A.END_ACTION,)
 _GATE_THEN_END: tuple[PalaisAction, ...] = (A.GATE_POOL, A.END_ACTION)
 _DRAW_THEN_END: tuple[PalaisAction, ...] = (A.DRAW_ACTION, A.END_ACTION)
@@ -162,8 +165,8 @@ class PalaisRoyalState(GameState[PalaisAction]):
         self.rules = rules = Rules(comps, options, layout)
         n = self.players
         self.log = []
-        self._log(PUBLIC, {"event": "layout", "rooms": [ROOM_CODES[r] for r in layout],
-                           "record": "#layout:" + ",".join(ROOM_CODES[r] for r in layout)})
+        self.log.append((PUBLIC, {"event": "layout", "rooms": [ROOM_CODES[r] for r in layout],
+                           "record": "#layout:" + ",".join(ROOM_CODES[r] for r in layout)}))
 
         tiles = list(range(NOBLE_COUNT))
         rng.shuffle(tiles)
@@ -171,15 +174,15 @@ class PalaisRoyalState(GameState[PalaisAction]):
         self.boxed = sorted(tiles[GARDEN_SIZE:])
         self.garden_servants = [-1] * GARDEN_SIZE
         self.garden_left = GARDEN_SIZE
-        self._log(PUBLIC, {"event": "garden", "record": "#garden:" + ",".join(
-            f"{SQUARE_NAMES[q]}={rules.noble_ids[t]}" for q, t in enumerate(self.garden))})
+        self.log.append((PUBLIC, {"event": "garden", "record": "#garden:" + ",".join(
+            f"{SQUARE_NAMES[q]}={rules.noble_ids[t]}" for q, t in enumerate(self.garden))}))
 
         self.deck = [k for k, card in enumerate(comps.cards) for _ in range(card.copies)]
         rng.shuffle(self.deck)
         self.discard = []
         self.knowledge = [empty_record(LOCATIONS)] * (self.players + 1)
         self._watched = 0
-        self._log(PUBLIC, {"event": "shuffle", "record": "#shuffle", "cards": len(self.deck)})
+        self.log.append((PUBLIC, {"event": "shuffle", "record": "#shuffle", "cards": len(self.deck)}))
 
         start = options["start_seat"]
         self.start_seat = rng.randbelow(n) if start == "random" else int(start)  # type: ignore[arg-type]
@@ -208,7 +211,7 @@ class PalaisRoyalState(GameState[PalaisAction]):
         self.counters = [0, 0, 0, 0]
         self._reset_turn()
         self.step = 0
-        self._log(PUBLIC, {"event": "start", "start_seat": self.start_seat, "gold": list(self.gold)})
+        self.log.append((PUBLIC, {"event": "start", "start_seat": self.start_seat, "gold": list(self.gold)}))
 
     def _reset_turn(self) -> None:
         self.step = 1
@@ -225,9 +228,6 @@ class PalaisRoyalState(GameState[PalaisAction]):
         self.drawn = []
         self.backdoor_left = 0
         self._legal = None
-
-    def _log(self, visible_to: int, event: JSON) -> None:
-        self.log.append((visible_to, event))
 
     # --- the contract's queries ------------------------------------------------------------------
 
@@ -246,15 +246,14 @@ class PalaisRoyalState(GameState[PalaisAction]):
         mine = rooms[p][room]
         if mine == 0:
             return False
-        tied = False
-        for q in range(self.players):
-            if q != p:
-                theirs = rooms[q][room]
-                if theirs > mine:
-                    return False
-                if theirs == mine:
-                    tied = True
-        if not tied:
+        level = 0  # seats with as many servants there (p's own included)
+        for servants in rooms:
+            theirs = servants[room]
+            if theirs > mine:
+                return False
+            if theirs == mine:
+                level += 1
+        if level == 1:
             return True
         if self.tie and self.phase == PLAY:
             if p == self.seat:
@@ -326,7 +325,9 @@ class PalaisRoyalState(GameState[PalaisAction]):
             edge = [A.EDGE_FROM_ROOM[r] for r in range(9) if mine[r]]
             return (A.EDGE_FROM_POOL, *edge) if self.pool[p] else tuple(edge)
         step = self.step
-        cards = any(self.hands[p])  # rare in random play: without cards the usual answers are constants
+        # rare in random play: without cards the usual answers are constants (a list compared with a list of
+        # zeros: any() costs three times as much)
+        cards = self.hands[p] != _NONE_OF_9
         out: list[PalaisAction]
         if step == 2:  # the most frequent question: moves (a memoised tuple), cards, end
             # points left, or before the first move (read then, majority included): any source of points
@@ -409,7 +410,7 @@ class PalaisRoyalState(GameState[PalaisAction]):
         turquoise = mine[KIN] + self.v_turquoise
         violet = mine[POM] + self.v_violet
         gold = self.gold[p]
-        has_servant = pool > 0 or any(mine)
+        has_servant = pool > 0 or mine != _NONE_OF_9
         need_t, need_v, printed = rules.noble_turquoise, rules.noble_violet, rules.noble_gold
         is_edge = rules.is_edge
         recruit = A.RECRUIT
@@ -431,14 +432,17 @@ class PalaisRoyalState(GameState[PalaisAction]):
         if legal is None or action not in legal:
             super().apply(action)
             return
-        rng_before = self.rng.state
-        if action is A.END_ACTION:  # two decisions in three
+        # No RNG comparison here: after setup only ``_draw`` draws, and it seals the history itself.
+        if action is _END:  # two decisions in three
             self._legal = None
-            self._end_step(self.seat)
+            step = self.step
+            if step < 3:  # _end_step's commonest case, inlined
+                self.step = step + 1
+            else:
+                self._end_step(self.seat)
         else:
             self._apply(action)  # only actions are in the cache (narrowed by the `in` test)
         self._history_notations.append(action.notation)
-        self._seal_if_drawn(rng_before)
 
     def _apply(self, action: PalaisAction) -> None:
         self._legal = None
@@ -451,7 +455,8 @@ class PalaisRoyalState(GameState[PalaisAction]):
             self.move_left -= 1
             mine[action.a] -= 1
             mine[action.b] += 1
-            self._log(PUBLIC, {"event": "move", "seat": p, "from": ROOM_CODES[action.a], "to": ROOM_CODES[action.b]})
+            self.log.append((PUBLIC, {"event": "move", "seat": p, "from": ROOM_CODES[action.a],
+                                      "to": ROOM_CODES[action.b]}))
         elif kind == A.END:
             self._end_step(p)
         elif kind == A.GATE or kind == A.GATE_FROM:
@@ -467,7 +472,7 @@ class PalaisRoyalState(GameState[PalaisAction]):
             amount = self.mint_income()
             self._gain_gold(p, amount)
             self.mint_done = True
-            self._log(PUBLIC, {"event": "mint", "seat": p, "gold": amount})
+            self.log.append((PUBLIC, {"event": "mint", "seat": p, "gold": amount}))
         elif kind == A.KING or kind == A.KING_FROM:
             self.king_done = True
             self._place(p, KIN, action.a if kind == A.KING_FROM else -1, "king")
@@ -484,8 +489,8 @@ class PalaisRoyalState(GameState[PalaisAction]):
                 mine[action.a] -= 1
             self.garden_servants[square] = p
             self.edge_square = -1
-            self._log(PUBLIC, {"event": "edge", "seat": p, "square": SQUARE_NAMES[square],
-                               "from": "pool" if kind == A.EDGE_POOL else ROOM_CODES[action.a]})
+            self.log.append((PUBLIC, {"event": "edge", "seat": p, "square": SQUARE_NAMES[square],
+                               "from": "pool" if kind == A.EDGE_POOL else ROOM_CODES[action.a]}))
             self._take_privilege(p, self.owned[p][-1])
         elif kind == A.DRAW:
             self._draw(p)
@@ -500,8 +505,8 @@ class PalaisRoyalState(GameState[PalaisAction]):
             else:
                 mine[BAC] -= 1
                 self.pool[p] += 1
-            self._log(PUBLIC, {"event": "keep", "seat": p})
-            self._log(p, {"event": "kept", "seat": p, "card": CARD_CODES[card]})
+            self.log.append((PUBLIC, {"event": "keep", "seat": p}))
+            self.log.append((p, {"event": "kept", "seat": p, "card": CARD_CODES[card]}))
 
     def _place(self, p: int, room: int, source: int, event: str) -> None:
         """§2.0 placing rule: from the pool, or (pool empty) moved from another room."""
@@ -510,13 +515,13 @@ class PalaisRoyalState(GameState[PalaisAction]):
         else:
             self.rooms[p][source] -= 1
         self.rooms[p][room] += 1
-        self._log(PUBLIC, {"event": event, "seat": p, "from": "pool" if source < 0 else ROOM_CODES[source]})
+        self.log.append((PUBLIC, {"event": event, "seat": p, "from": "pool" if source < 0 else ROOM_CODES[source]}))
 
     def _setup_place(self, p: int, room: int) -> None:
         self.rooms[p][room] += 1
         self.pool[p] -= 1
         self.setup_left -= 1
-        self._log(PUBLIC, {"event": "place", "seat": p, "room": ROOM_CODES[room]})
+        self.log.append((PUBLIC, {"event": "place", "seat": p, "room": ROOM_CODES[room]}))
         if self.setup_left == 0:
             following = (p + 1) % self.players
             if following == self.start_seat:
@@ -568,7 +573,7 @@ class PalaisRoyalState(GameState[PalaisAction]):
             if not rules.discard_public:  # played in front of everybody: they know it is in the pile
                 self._update(-1, gained_in_public, DISCARD, card)
         self.counters[3] += 1
-        self._log(PUBLIC, {"event": "play", "seat": p, "card": CARD_CODES[card]})
+        self.log.append((PUBLIC, {"event": "play", "seat": p, "card": CARD_CODES[card]}))
 
     def _recruit(self, p: int, square: int) -> None:
         """§2.4 payment and taking the tile."""
@@ -600,8 +605,8 @@ class PalaisRoyalState(GameState[PalaisAction]):
         self.garden_left -= 1
         self.owned[p].append(tile)
         self.counters[1] += 1
-        self._log(PUBLIC, {"event": "recruit", "seat": p, "square": SQUARE_NAMES[square],
-                           "noble": rules.noble_ids[tile], "gold": cost, "returned": returned})
+        self.log.append((PUBLIC, {"event": "recruit", "seat": p, "square": SQUARE_NAMES[square],
+                           "noble": rules.noble_ids[tile], "gold": cost, "returned": returned}))
         if rules.is_edge[square]:
             self.edge_square = square
         else:
@@ -618,7 +623,7 @@ class PalaisRoyalState(GameState[PalaisAction]):
             moved = min(param, self.supply[p])
             self.supply[p] -= moved
             self.pool[p] += moved
-            self._log(PUBLIC, {"event": "supply", "seat": p, "servants": moved})
+            self.log.append((PUBLIC, {"event": "supply", "seat": p, "servants": moved}))
         elif rules.immediate:
             self.active[p][privilege] += param
             if privilege == P_RECRUIT:
@@ -645,7 +650,7 @@ class PalaisRoyalState(GameState[PalaisAction]):
                 deck.extend(self.discard)
                 self.discard = []
                 self.rng.shuffle(deck)
-                self._log(PUBLIC, {"event": "shuffle", "record": "#shuffle", "cards": len(deck)})
+                self.log.append((PUBLIC, {"event": "shuffle", "record": "#shuffle", "cards": len(deck)}))
             card = deck.pop()
             drawn.append(card)
             if self._watched >> DECK & 1:
@@ -653,9 +658,9 @@ class PalaisRoyalState(GameState[PalaisAction]):
         self.drew = True
         self.backdoor_left = self.active[p][BACKDOOR]
         self.counters[2] += len(drawn)
-        self._log(PUBLIC, {"event": "draw", "seat": p, "count": len(drawn)})
-        self._log(p, {"event": "drew", "seat": p, "cards": [CARD_CODES[k] for k in drawn],
-                      "records": [f"#deal:{CARD_CODES[k]}" for k in drawn]})
+        self.log.append((PUBLIC, {"event": "draw", "seat": p, "count": len(drawn)}))
+        self.log.append((p, {"event": "drew", "seat": p, "cards": [CARD_CODES[k] for k in drawn],
+                      "records": [f"#deal:{CARD_CODES[k]}" for k in drawn]}))
 
     def _end_step(self, p: int) -> None:
         step = self.step
@@ -677,12 +682,13 @@ class PalaisRoyalState(GameState[PalaisAction]):
             shown: JSON = {"event": "discard", "seat": p, "count": len(refused)}
             if self.rules.discard_public:
                 shown["cards"] = [CARD_CODES[k] for k in refused]
-            self._log(PUBLIC, shown)
+            self.log.append((PUBLIC, shown))
         if self.final_round and p == (self.start_seat - 1) % self.players:
             self._reset_turn()
             self.phase = OVER
             self.step = 0
-            self._log(PUBLIC, {"event": "game_over", "scores": self.scores(), "winners": self.winners()})
+            scores = self.scores()
+            self.log.append((PUBLIC, {"event": "game_over", "scores": scores, "winners": self._winners_of(scores)}))
         else:
             self._begin_turn((p + 1) % self.players)
 
@@ -698,14 +704,14 @@ class PalaisRoyalState(GameState[PalaisAction]):
                 self.garden_left <= rules.trigger or 0 < rules.round_limit <= self.round
             ):
                 self.final_round = True
-                self._log(PUBLIC, {"event": "final_round", "garden": self.garden_left, "round": self.round})
+                self.log.append((PUBLIC, {"event": "final_round", "garden": self.garden_left, "round": self.round}))
         waiting = self.waiting[p]
-        if any(waiting):
+        if waiting != _NONE_OF_10:
             active = self.active[p]
             for k in range(10):
                 active[k] += waiting[k]
                 waiting[k] = 0
-        self._log(PUBLIC, {"event": "turn", "seat": p, "round": self.round})
+        self.log.append((PUBLIC, {"event": "turn", "seat": p, "round": self.round}))
 
     # --- what each seat knows of the hidden cards (card_knowledge.py, §7) -------------------------
 
@@ -776,7 +782,10 @@ class PalaisRoyalState(GameState[PalaisAction]):
 
     def winners(self) -> list[int]:
         """§3.3, [D-18]: highest total, then most nobles, then most gold; else a shared win."""
-        scores = self.scores()
+        return self._winners_of(self.scores())
+
+    def _winners_of(self, scores: list[int]) -> list[int]:
+        """``winners`` from the scores already computed (the end of the game logs both)."""
         if self.rules.shared_win:
             keys = [(s,) for s in scores]
         else:
