@@ -57,6 +57,10 @@ LEASE_MS = int(3 * HEARTBEAT * 1000)
 """How long a table's owner keeps it without renewing (its heartbeat renews every ``HEARTBEAT``)."""
 FORWARD_TIMEOUT = 2.0
 """Seconds a process waits for the owner's answer to a forwarded move before taking the table over."""
+REDIS_CONNECTIONS = 100
+"""Connections to Redis a process opens at most (redis-py's default); more commands at once wait."""
+REDIS_WAIT = 10.0
+"""Seconds a command waits for a free connection before it fails."""
 OWNER_GRACE = timedelta(seconds=3 * HEARTBEAT)
 """How long a deadline or bot job of a table another live process owns is left to that owner before
 any process handles it (the owner may be busy; a dead one's lease lapses within ``LEASE_MS`` anyway)."""
@@ -403,7 +407,11 @@ class RedisHub(Hub):
     async def start(self) -> None:
         import redis.asyncio as redis
 
-        self._redis = redis.Redis.from_url(self.url)
+        # A burst of commands (forwarded moves, their answers, publishes) waits for a free connection
+        # instead of failing: redis-py's default pool refuses the 101st at once ("Too many connections").
+        pool = redis.BlockingConnectionPool.from_url(self.url, max_connections=REDIS_CONNECTIONS,
+                                                     timeout=REDIS_WAIT)
+        self._redis = redis.Redis(connection_pool=pool)
         await self._redis.ping()
         self._pubsub = self._redis.pubsub()
         await self._pubsub.subscribe(self.inbox(self.origin))
@@ -432,6 +440,8 @@ class RedisHub(Hub):
             await self._pubsub.aclose()
         with contextlib.suppress(Exception):
             await self._redis.aclose()
+        with contextlib.suppress(Exception):
+            await self._redis.connection_pool.disconnect()  # given to the client, so not closed by it
 
     async def subscribe(self, table_id: str, subscriber: Subscriber) -> None:
         first = table_id not in self.local
