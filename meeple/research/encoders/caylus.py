@@ -8,9 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from meeple.games.caylus.data import CUBES, LAST_SPACE, ROWS, STABLES_SPOTS, TILES
+from meeple.games.caylus.data import CUBES, LAST_SPACE, PENDING_NAMES, ROWS, STABLES_SPOTS, TILES
 from meeple.games.caylus.observation import CaylusObservation
-from meeple.games.caylus.state import PENDING_NAMES
 from meeple.research.encoding import Encoder, Field, Vector, dense, one_hot, rows
 
 T = len(TILES)
