@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, Protocol
 
@@ -106,6 +107,16 @@ class Lens:
     @property
     def is_over(self) -> bool:
         return bool(self._state.is_over)
+
+
+def reads(path: str, doc: str | None = None) -> Any:
+    """A lens property that is one of the state's fields as it stands (``"gold"``, ``"rules.cost"``).
+
+    Declared with its type, ``gold: list[int] = reads("gold", "...")``: the field is stated once, and
+    reading it runs no Python code (``operator.attrgetter``), so the commonest lens read is the cheapest.
+    Only for a field every seat may see as it is; anything filtered or converted is a real property.
+    """
+    return property(attrgetter("_state." + path), doc=doc)
 
 
 class ObservationAPI(Protocol):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
-from meeple.core.observation import ActionInfo, ArgValue, Lens, Observation, action_info
+from meeple.core.observation import ActionInfo, ArgValue, Lens, Observation, action_info, reads
 from meeple.games.burgundy import actions as act
 from meeple.games.burgundy.actions import ALL_ACTIONS, BAction, from_notation
 from meeple.games.burgundy.data import BUILDINGS, FIRST_BUILDING, PHASES, ROUNDS, SPACES, TILE_NAMES
@@ -87,10 +87,7 @@ class BurgundyLens(Lens):
 
     __slots__ = ()
 
-    @property
-    def players(self) -> int:
-        players: int = self._state.players
-        return players
+    players: int = reads("players")
 
     # --- the pending decision -------------------------------------------------------------------
 
@@ -375,17 +372,9 @@ class BurgundyLens(Lens):
         mask: int = self._state.kmask[self.seat]
         return mask
 
-    @property
-    def depot_slots(self) -> list[list[int]]:
-        """[depot 0–6][space] the tile on it, -1 when empty (read-only)."""
-        slots: list[list[int]] = self._state.depots
-        return slots
-
-    @property
-    def depot_goods_counts(self) -> list[list[int]]:
-        """[depot 0–6][goods kind 0–6] goods on it; depot 0 and kind 0 unused (read-only)."""
-        counts: list[list[int]] = self._state.depot_goods
-        return counts
+    depot_slots: list[list[int]] = reads("depots", "[depot 0–6][space] the tile on it, -1 when empty (read-only).")
+    depot_goods_counts: list[list[int]] = reads(
+        "depot_goods", '[depot 0–6][goods kind 0–6] goods on it; depot 0 and kind 0 unused (read-only).')
 
     def die_actions(self, value: int) -> tuple[BAction, ...]:
         """What the seat could do with a die showing ``value``: exactly its legal actions after choosing

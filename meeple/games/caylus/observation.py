@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING
 
-from meeple.core.observation import ActionInfo, ArgValue, Lens, Observation, action_info
+from meeple.core.observation import ActionInfo, ArgValue, Lens, Observation, action_info, reads
 from meeple.games.caylus.actions import ACTIONS, Act, action
 from meeple.games.caylus.data import (
     P_ACTIVATE,
@@ -95,17 +95,11 @@ class CaylusLens(Lens):
 
     __slots__ = ()
 
-    @property
-    def players(self) -> int:
-        players: int = self._state.players
-        return players
+    players: int = reads("players")
 
     # --- the decision waiting ---------------------------------------------------------------------
 
-    @property
-    def turn(self) -> int:
-        turn: int = self._state.turn
-        return turn
+    turn: int = reads("turn")
 
     @property
     def phase(self) -> int:
@@ -171,15 +165,8 @@ class CaylusLens(Lens):
         """The seats that passed this turn, first first (the bridge)."""
         return tuple(self._state.bridge)
 
-    @property
-    def bailiff(self) -> int:
-        bailiff: int = self._state.bailiff
-        return bailiff
-
-    @property
-    def provost(self) -> int:
-        provost: int = self._state.provost
-        return provost
+    bailiff: int = reads("bailiff")
+    provost: int = reads("provost")
 
     @property
     def road_tiles(self) -> tuple[int, ...]:
@@ -241,10 +228,7 @@ class CaylusLens(Lens):
         """[section] houses built."""
         return tuple(self._state.castle_count)
 
-    @property
-    def sections_scored(self) -> int:
-        scored: int = self._state.scored
-        return scored
+    sections_scored: int = reads("scored")
 
     @property
     def favour_cap(self) -> int:
@@ -319,29 +303,16 @@ class CaylusLens(Lens):
 
     # --- for the heuristic: the engine's lists (read-only), this seat's holdings, the options -------
 
-    @property
-    def space_tiles(self) -> list[int]:
-        """[road space 1–28] the tile, -1 for an empty lot; index 0 unused (read-only)."""
-        tiles: list[int] = self._state.tile
-        return tiles
+    space_tiles: list[int] = reads(
+        "tile", '[road space 1–28] the tile, -1 for an empty lot; index 0 unused (read-only).')
 
-    @property
-    def space_owners(self) -> list[int]:
-        """[road space 1–28] the owning seat, -1 for none; index 0 unused (read-only)."""
-        owners: list[int] = self._state.owner
-        return owners
+    space_owners: list[int] = reads(
+        "owner", '[road space 1–28] the owning seat, -1 for none; index 0 unused (read-only).')
 
-    @property
-    def space_workers(self) -> list[int]:
-        """[road space 1–28] the seat whose worker is on it, -1 for none; index 0 unused (read-only)."""
-        workers: list[int] = self._state.worker
-        return workers
+    space_workers: list[int] = reads(
+        "worker", '[road space 1–28] the seat whose worker is on it, -1 for none; index 0 unused (read-only).')
 
-    @property
-    def built_lots(self) -> int:
-        """Lots of the road built on so far."""
-        built: int = self._state.built_lots
-        return built
+    built_lots: int = reads("built_lots", "Lots of the road built on so far.")
 
     @property
     def my_cubes(self) -> list[int]:
@@ -360,11 +331,7 @@ class CaylusLens(Lens):
         favours: list[int] = self._state.fav[self.seat]
         return favours
 
-    @property
-    def lawyer_pp(self) -> int:
-        """The ``lawyer_pp`` option: the prestige a lawyer is worth."""
-        pp: int = self._state.lawyer_pp
-        return pp
+    lawyer_pp: int = reads("lawyer_pp", "The ``lawyer_pp`` option: the prestige a lawyer is worth.")
 
     def price(self, target: int) -> int:
         """What placing a worker on ``target`` (a road space or a special building) costs the seat now."""

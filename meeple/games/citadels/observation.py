@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from meeple.core.observation import ActionInfo, ArgValue, Lens, Observation, action_info
+from meeple.core.observation import ActionInfo, ArgValue, Lens, Observation, action_info, reads
 from meeple.games.citadels.actions import (
     ALL_ACTIONS,
     K_BUILD,
@@ -154,40 +154,22 @@ class CitadelsLens(Lens):
         """pick, discard, turn, keep, redraw, graveyard or over."""
         return PHASE_NAMES[self._state.phase]
 
-    @property
-    def round(self) -> int:
-        return self._state.round_no
-
-    @property
-    def crown(self) -> int:
-        return self._state.crown
-
-    @property
-    def complete_at(self) -> int:
-        """Districts that complete a city under the options."""
-        return self._state.rules.cap
-
-    @property
-    def first_complete(self) -> int:
-        return self._state.first_complete
+    round: int = reads("round_no")
+    crown: int = reads("crown")
+    complete_at: int = reads("rules.cap", "Districts that complete a city under the options.")
+    first_complete: int = reads("first_complete")
 
     @property
     def deck_count(self) -> int:
         return len(self._state.deck)
 
-    @property
-    def gold(self) -> list[int]:
-        """[seat] gold (read-only)."""
-        return self._state.gold
+    gold: list[int] = reads("gold", "[seat] gold (read-only).")
 
     @property
     def hand_counts(self) -> tuple[int, ...]:
         return tuple(map(len, self._state.hands))
 
-    @property
-    def cities(self) -> list[list[int]]:
-        """[seat] districts in building order (read-only)."""
-        return self._state.cities
+    cities: list[list[int]] = reads("cities", "[seat] districts in building order (read-only).")
 
     @property
     def scores(self) -> list[int]:
@@ -199,10 +181,7 @@ class CitadelsLens(Lens):
         """The seat's own districts in hand order (read-only)."""
         return self._state.hands[self.seat]
 
-    @property
-    def face_up(self) -> list[int]:
-        """This round's face-up character discards (read-only)."""
-        return self._state.faceup
+    face_up: list[int] = reads("faceup", "This round's face-up character discards (read-only).")
 
     @property
     def face_down_count(self) -> int:
@@ -228,13 +207,8 @@ class CitadelsLens(Lens):
         bits = 0xFF if state.phase == P_OVER else state.revealed
         return tuple(holder[c] if bits >> c & 1 and holder[c] >= 0 else -1 for c in range(8))
 
-    @property
-    def murdered(self) -> int:
-        return self._state.killed
-
-    @property
-    def robbed(self) -> int:
-        return self._state.robbed
+    murdered: int = reads("killed")
+    robbed: int = reads("robbed")
 
     @property
     def offered_count(self) -> int:
@@ -330,24 +304,12 @@ class CitadelsLens(Lens):
 
     # --- public facts under the options, and the seat's memory --------------------------------------
 
-    @property
-    def district_costs(self) -> tuple[int, ...]:
-        """[district] printed cost under the options (a 5-gold Observatory costs 5)."""
-        return self._state.rules.cost
+    district_costs: tuple[int, ...] = reads(
+        "rules.cost", '[district] printed cost under the options (a 5-gold Observatory costs 5).')
 
-    @property
-    def district_points(self) -> tuple[int, ...]:
-        """[district] points it scores in a city under the options."""
-        return self._state.rules.points
-
-    @property
-    def smithy_price(self) -> int:
-        return self._state.rules.smithy_price
-
-    @property
-    def city_masks(self) -> list[int]:
-        """[seat] the districts of its city as bits (1 << district; read-only)."""
-        return self._state.masks
+    district_points: tuple[int, ...] = reads("rules.points", "[district] points it scores in a city under the options.")
+    smithy_price: int = reads("rules.smithy_price")
+    city_masks: list[int] = reads("masks", "[seat] the districts of its city as bits (1 << district; read-only).")
 
     @property
     def pick_order(self) -> list[int]:

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from meeple.core.observation import ActionInfo, ArgValue, Lens, Observation, action_info
+from meeple.core.observation import ActionInfo, ArgValue, Lens, Observation, action_info, reads
 from meeple.games.palais_royal import actions as A
 from meeple.games.palais_royal.actions import PalaisAction, all_actions, parse_action
 from meeple.games.palais_royal.data import CAR, CARD_CODES, CARDINAL, GARDEN_SIZE, ROOM_CODES, SQUARE_NAMES
@@ -181,31 +181,12 @@ class PalaisLens(Lens):
         """"setup", "play" or "over"."""
         return PHASES[self._state.phase]
 
-    @property
-    def start_seat(self) -> int:
-        return self._state.start_seat
-
-    @property
-    def round(self) -> int:
-        return self._state.round
-
-    @property
-    def final_round(self) -> bool:
-        return self._state.final_round
-
-    @property
-    def end_trigger_nobles(self) -> int:
-        return self._state.rules.trigger
-
-    @property
-    def layout(self) -> tuple[int, ...]:
-        """The 9 rooms, row-major, row 0 next to the garden (read-only)."""
-        return self._state.rules.layout
-
-    @property
-    def rooms(self) -> list[list[int]]:
-        """[seat][room] servants (read-only)."""
-        return self._state.rooms
+    start_seat: int = reads("start_seat")
+    round: int = reads("round")
+    final_round: bool = reads("final_round")
+    end_trigger_nobles: int = reads("rules.trigger")
+    layout: tuple[int, ...] = reads("rules.layout", "The 9 rooms, row-major, row 0 next to the garden (read-only).")
+    rooms: list[list[int]] = reads("rooms", "[seat][room] servants (read-only).")
 
     @property
     def majority(self) -> tuple[int, ...]:
@@ -230,20 +211,9 @@ class PalaisLens(Lens):
         state = self._state
         return tuple(state.rooms[p][CAR] + state.active[p][CARDINAL] for p in range(state.players))
 
-    @property
-    def pool(self) -> list[int]:
-        """[seat] servants in its pool (read-only)."""
-        return self._state.pool
-
-    @property
-    def general_supply(self) -> list[int]:
-        """[seat] servants of its colour in the general supply (read-only)."""
-        return self._state.supply
-
-    @property
-    def gold(self) -> list[int]:
-        """[seat] gold (read-only)."""
-        return self._state.gold
+    pool: list[int] = reads("pool", "[seat] servants in its pool (read-only).")
+    general_supply: list[int] = reads("supply", "[seat] servants of its colour in the general supply (read-only).")
+    gold: list[int] = reads("gold", "[seat] gold (read-only).")
 
     @property
     def gold_supply(self) -> int:
@@ -251,15 +221,8 @@ class PalaisLens(Lens):
         state = self._state
         return state.bank if state.rules.gold_limited else -1
 
-    @property
-    def garden(self) -> list[int]:
-        """[square] noble, -1 once recruited (read-only)."""
-        return self._state.garden
-
-    @property
-    def garden_servants(self) -> list[int]:
-        """[square] seat, -1 for none (read-only)."""
-        return self._state.garden_servants
+    garden: list[int] = reads("garden", "[square] noble, -1 once recruited (read-only).")
+    garden_servants: list[int] = reads("garden_servants", "[square] seat, -1 for none (read-only).")
 
     @property
     def garden_costs(self) -> tuple[int, ...]:
@@ -270,24 +233,11 @@ class PalaisLens(Lens):
         return tuple(state.recruit_cost(q, state.seat) if in_play and garden[q] >= 0 else -1
                      for q in range(GARDEN_SIZE))
 
-    @property
-    def garden_nobles_left(self) -> int:
-        return self._state.garden_left
-
-    @property
-    def nobles(self) -> list[list[int]]:
-        """[seat] recruited nobles, in order (read-only)."""
-        return self._state.owned
-
-    @property
-    def active_privileges(self) -> list[list[int]]:
-        """[seat][privilege] tallies in effect (read-only)."""
-        return self._state.active
-
-    @property
-    def waiting_privileges(self) -> list[list[int]]:
-        """[seat][privilege] tallies from the owner's next turn (read-only)."""
-        return self._state.waiting
+    garden_nobles_left: int = reads("garden_left")
+    nobles: list[list[int]] = reads("owned", "[seat] recruited nobles, in order (read-only).")
+    active_privileges: list[list[int]] = reads("active", "[seat][privilege] tallies in effect (read-only).")
+    waiting_privileges: list[list[int]] = reads(
+        "waiting", "[seat][privilege] tallies from the owner's next turn (read-only).")
 
     @property
     def hand_counts(self) -> tuple[int, ...]:
@@ -298,10 +248,7 @@ class PalaisLens(Lens):
         """[card kind] counts of the seat's own hand (read-only)."""
         return self._state.hands[self.seat]
 
-    @property
-    def played_cards(self) -> list[list[int]]:
-        """[seat][card kind] cards that stay in front (read-only)."""
-        return self._state.front
+    played_cards: list[list[int]] = reads("front", "[seat][card kind] cards that stay in front (read-only).")
 
     @property
     def deck_size(self) -> int:
@@ -379,10 +326,7 @@ class PalaisLens(Lens):
 
     # --- the turn's counters (play phase), as PalaisTurn names them ------------------------------------
 
-    @property
-    def step(self) -> int:
-        """1–5."""
-        return self._state.step
+    step: int = reads("step", "1–5.")
 
     @property
     def gate_allowance(self) -> int:
@@ -404,88 +348,34 @@ class PalaisLens(Lens):
     def movement_locked(self) -> bool:
         return self._state.move_left >= 0
 
-    @property
-    def mint_done(self) -> bool:
-        return self._state.mint_done
-
-    @property
-    def king_done(self) -> bool:
-        return self._state.king_done
-
-    @property
-    def pomp_done(self) -> bool:
-        return self._state.pomp_done
-
-    @property
-    def tie_card(self) -> bool:
-        return self._state.tie
-
-    @property
-    def virtual_slots(self) -> int:
-        return self._state.v_slots
-
-    @property
-    def virtual_turquoise(self) -> int:
-        return self._state.v_turquoise
-
-    @property
-    def virtual_violet(self) -> int:
-        return self._state.v_violet
-
-    @property
-    def patron_discount(self) -> int:
-        return self._state.patron
-
-    @property
-    def backdoor_virtual_left(self) -> int:
-        return self._state.backdoor_left
+    mint_done: bool = reads("mint_done")
+    king_done: bool = reads("king_done")
+    pomp_done: bool = reads("pomp_done")
+    tie_card: bool = reads("tie")
+    virtual_slots: int = reads("v_slots")
+    virtual_turquoise: int = reads("v_turquoise")
+    virtual_violet: int = reads("v_violet")
+    patron_discount: int = reads("patron")
+    backdoor_virtual_left: int = reads("backdoor_left")
 
     # --- public tables under the options, and the engine's rules on public facts -------------------
 
-    @property
-    def round_limit(self) -> int:
-        """The last round under the options, 0 for none."""
-        return self._state.rules.round_limit
+    round_limit: int = reads("rules.round_limit", "The last round under the options, 0 for none.")
+    hand_cap: int = reads("rules.hand_cap", "The most cards in hand that score.")
+    noble_vp: tuple[int, ...] = reads("rules.noble_vp", "[noble] its printed VP (read-only).")
+    noble_turquoise: tuple[int, ...] = reads(
+        "rules.noble_turquoise", '[noble] the turquoise seals it needs (read-only).')
 
-    @property
-    def hand_cap(self) -> int:
-        """The most cards in hand that score."""
-        return self._state.rules.hand_cap
+    noble_violet: tuple[int, ...] = reads("rules.noble_violet", "[noble] the violet seals it needs (read-only).")
+    noble_privilege: tuple[int, ...] = reads(
+        "rules.noble_privilege", '[noble] its privilege (an index of ``PRIVILEGE_CODES``), -1 for none (read-only).')
 
-    @property
-    def noble_vp(self) -> tuple[int, ...]:
-        """[noble] its printed VP (read-only)."""
-        return self._state.rules.noble_vp
+    noble_param: tuple[int, ...] = reads("rules.noble_param", "[noble] its privilege's number (read-only).")
+    is_edge: tuple[bool, ...] = reads(
+        "rules.is_edge", '[square] whether it lies on a scoring edge of the garden under the options (read-only).')
 
-    @property
-    def noble_turquoise(self) -> tuple[int, ...]:
-        """[noble] the turquoise seals it needs (read-only)."""
-        return self._state.rules.noble_turquoise
-
-    @property
-    def noble_violet(self) -> tuple[int, ...]:
-        """[noble] the violet seals it needs (read-only)."""
-        return self._state.rules.noble_violet
-
-    @property
-    def noble_privilege(self) -> tuple[int, ...]:
-        """[noble] its privilege (an index of ``PRIVILEGE_CODES``), -1 for none (read-only)."""
-        return self._state.rules.noble_privilege
-
-    @property
-    def noble_param(self) -> tuple[int, ...]:
-        """[noble] its privilege's number (read-only)."""
-        return self._state.rules.noble_param
-
-    @property
-    def is_edge(self) -> tuple[bool, ...]:
-        """[square] whether it lies on a scoring edge of the garden under the options (read-only)."""
-        return self._state.rules.is_edge
-
-    @property
-    def adjacent(self) -> tuple[tuple[int, ...], ...]:
-        """[room] the rooms next to it in this game's palace (read-only; the same object all game)."""
-        return self._state.rules.adjacent
+    adjacent: tuple[tuple[int, ...], ...] = reads(
+        "rules.adjacent", "[room] the rooms next to it in this game's palace (read-only; the same object all game).")
 
     def recruit_cost(self, square: int) -> int:
         """What the noble on ``square`` costs the seat now (the engine's rule); only for a square
