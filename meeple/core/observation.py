@@ -119,6 +119,13 @@ def reads(path: str, doc: str | None = None) -> Any:
     return property(attrgetter("_state." + path), doc=doc)
 
 
+def reads_own(path: str, doc: str | None = None) -> Any:
+    """A lens property that is the observer's own entry of a per-seat field (``"hands"``: its hand), as
+    the state keeps it: ``hand: list[int] = reads_own("hands", "...")``."""
+    field = attrgetter("_state." + path)
+    return property(lambda lens: field(lens)[lens.seat], doc=doc)
+
+
 class ObservationAPI(Protocol):
     """What a game's ``observation`` module offers (``Game.observation_module`` names it)."""
 

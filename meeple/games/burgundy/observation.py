@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
-from meeple.core.observation import ActionInfo, ArgValue, Lens, Observation, action_info, reads
+from meeple.core.observation import ActionInfo, ArgValue, Lens, Observation, action_info, reads, reads_own
 from meeple.games.burgundy import actions as act
 from meeple.games.burgundy.actions import ALL_ACTIONS, BAction, from_notation
 from meeple.games.burgundy.data import BUILDINGS, FIRST_BUILDING, PHASES, ROUNDS, SPACES, TILE_NAMES
@@ -313,68 +313,21 @@ class BurgundyLens(Lens):
         """The ``sale_vp`` option: a sale scores per goods tile (else once per sale)."""
         return bool(self._state.options["sale_vp"] == "per_tile")
 
-    @property
-    def my_board(self) -> str:
-        """The seat's estate board key ("" before it chose one)."""
-        key: str = self._state.board[self.seat]
-        return key
+    my_board: str = reads_own("board", "The seat's estate board key (empty before it chose one).")
+    my_estate: list[int] = reads_own(
+        "estate", "[space 1–37] the tile on it, -1 when empty; index 0 unused (read-only).")
 
-    @property
-    def my_estate(self) -> list[int]:
-        """[space 1–37] the tile on it, -1 when empty; index 0 unused (read-only)."""
-        estate: list[int] = self._state.estate[self.seat]
-        return estate
-
-    @property
-    def my_frontier(self) -> int:
-        """Bit mask of the seat's empty spaces next to a tile (bit = space)."""
-        frontier: int = self._state.frontier[self.seat]
-        return frontier
-
-    @property
-    def my_region_left(self) -> list[int]:
-        """[region of its board] empty spaces left (read-only)."""
-        left: list[int] = self._state.region_left[self.seat]
-        return left
-
-    @property
-    def my_colour_left(self) -> list[int]:
-        """[tile type] empty spaces of that colour left (read-only)."""
-        left: list[int] = self._state.colour_left[self.seat]
-        return left
-
-    @property
-    def my_storage(self) -> list[int]:
-        """The seat's stored tiles (read-only)."""
-        stored: list[int] = self._state.storage[self.seat]
-        return stored
-
-    @property
-    def my_goods(self) -> list[int]:
-        """[goods kind 1–6] goods tiles held; index 0 unused (read-only)."""
-        goods: list[int] = self._state.goods[self.seat]
-        return goods
-
-    @property
-    def my_sold(self) -> list[int]:
-        """[goods kind 1–6] goods tiles sold; index 0 unused (read-only)."""
-        sold: list[int] = self._state.sold[self.seat]
-        return sold
-
-    @property
-    def my_workers(self) -> int:
-        workers: int = self._state.workers[self.seat]
-        return workers
-
-    @property
-    def my_knowledge_mask(self) -> int:
-        """Bit k set: the seat holds knowledge tile Kk."""
-        mask: int = self._state.kmask[self.seat]
-        return mask
-
+    my_frontier: int = reads_own("frontier", "Bit mask of the seat's empty spaces next to a tile (bit = space).")
+    my_region_left: list[int] = reads_own("region_left", "[region of its board] empty spaces left (read-only).")
+    my_colour_left: list[int] = reads_own("colour_left", "[tile type] empty spaces of that colour left (read-only).")
+    my_storage: list[int] = reads_own("storage", "The seat's stored tiles (read-only).")
+    my_goods: list[int] = reads_own("goods", "[goods kind 1–6] goods tiles held; index 0 unused (read-only).")
+    my_sold: list[int] = reads_own("sold", "[goods kind 1–6] goods tiles sold; index 0 unused (read-only).")
+    my_workers: int = reads_own("workers")
+    my_knowledge_mask: int = reads_own("kmask", "Bit k set: the seat holds knowledge tile Kk.")
     depot_slots: list[list[int]] = reads("depots", "[depot 0–6][space] the tile on it, -1 when empty (read-only).")
     depot_goods_counts: list[list[int]] = reads(
-        "depot_goods", '[depot 0–6][goods kind 0–6] goods on it; depot 0 and kind 0 unused (read-only).')
+        "depot_goods", "[depot 0–6][goods kind 0–6] goods on it; depot 0 and kind 0 unused (read-only).")
 
     def die_actions(self, value: int) -> tuple[BAction, ...]:
         """What the seat could do with a die showing ``value``: exactly its legal actions after choosing

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING
 
-from meeple.core.observation import ActionInfo, ArgValue, Lens, Observation, action_info, reads
+from meeple.core.observation import ActionInfo, ArgValue, Lens, Observation, action_info, reads, reads_own
 from meeple.games.caylus.actions import ACTIONS, Act, action
 from meeple.games.caylus.data import (
     P_ACTIVATE,
@@ -304,33 +304,18 @@ class CaylusLens(Lens):
     # --- for the heuristic: the engine's lists (read-only), this seat's holdings, the options -------
 
     space_tiles: list[int] = reads(
-        "tile", '[road space 1–28] the tile, -1 for an empty lot; index 0 unused (read-only).')
+        "tile", "[road space 1–28] the tile, -1 for an empty lot; index 0 unused (read-only).")
 
     space_owners: list[int] = reads(
-        "owner", '[road space 1–28] the owning seat, -1 for none; index 0 unused (read-only).')
+        "owner", "[road space 1–28] the owning seat, -1 for none; index 0 unused (read-only).")
 
     space_workers: list[int] = reads(
-        "worker", '[road space 1–28] the seat whose worker is on it, -1 for none; index 0 unused (read-only).')
+        "worker", "[road space 1–28] the seat whose worker is on it, -1 for none; index 0 unused (read-only).")
 
     built_lots: int = reads("built_lots", "Lots of the road built on so far.")
-
-    @property
-    def my_cubes(self) -> list[int]:
-        """The seat's cubes, [f w s c g] (read-only)."""
-        cubes: list[int] = self._state.cubes[self.seat]
-        return cubes
-
-    @property
-    def my_deniers(self) -> int:
-        money: int = self._state.money[self.seat]
-        return money
-
-    @property
-    def my_favours(self) -> list[int]:
-        """[row] the column the seat reached (read-only)."""
-        favours: list[int] = self._state.fav[self.seat]
-        return favours
-
+    my_cubes: list[int] = reads_own("cubes", "The seat's cubes, [f w s c g] (read-only).")
+    my_deniers: int = reads_own("money")
+    my_favours: list[int] = reads_own("fav", "[row] the column the seat reached (read-only).")
     lawyer_pp: int = reads("lawyer_pp", "The ``lawyer_pp`` option: the prestige a lawyer is worth.")
 
     def price(self, target: int) -> int:

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from meeple.core.observation import ActionInfo, ArgValue, Lens, Observation, action_info, reads
+from meeple.core.observation import ActionInfo, ArgValue, Lens, Observation, action_info, reads, reads_own
 from meeple.games.citadels.actions import (
     ALL_ACTIONS,
     K_BUILD,
@@ -176,11 +176,7 @@ class CitadelsLens(Lens):
         """Running totals (a new list)."""
         return self._state.scores()
 
-    @property
-    def hand(self) -> list[int]:
-        """The seat's own districts in hand order (read-only)."""
-        return self._state.hands[self.seat]
-
+    hand: list[int] = reads_own("hands", "The seat's own districts in hand order (read-only).")
     face_up: list[int] = reads("faceup", "This round's face-up character discards (read-only).")
 
     @property
@@ -305,7 +301,7 @@ class CitadelsLens(Lens):
     # --- public facts under the options, and the seat's memory --------------------------------------
 
     district_costs: tuple[int, ...] = reads(
-        "rules.cost", '[district] printed cost under the options (a 5-gold Observatory costs 5).')
+        "rules.cost", "[district] printed cost under the options (a 5-gold Observatory costs 5).")
 
     district_points: tuple[int, ...] = reads("rules.points", "[district] points it scores in a city under the options.")
     smithy_price: int = reads("rules.smithy_price")

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from meeple.core.observation import ActionInfo, ArgValue, Lens, Observation, action_info, reads
+from meeple.core.observation import ActionInfo, ArgValue, Lens, Observation, action_info, reads, reads_own
 from meeple.games.palais_royal import actions as A
 from meeple.games.palais_royal.actions import PalaisAction, all_actions, parse_action
 from meeple.games.palais_royal.data import CAR, CARD_CODES, CARDINAL, GARDEN_SIZE, ROOM_CODES, SQUARE_NAMES
@@ -243,11 +243,7 @@ class PalaisLens(Lens):
     def hand_counts(self) -> tuple[int, ...]:
         return tuple(map(sum, self._state.hands))
 
-    @property
-    def hand(self) -> list[int]:
-        """[card kind] counts of the seat's own hand (read-only)."""
-        return self._state.hands[self.seat]
-
+    hand: list[int] = reads_own("hands", "[card kind] counts of the seat's own hand (read-only).")
     played_cards: list[list[int]] = reads("front", "[seat][card kind] cards that stay in front (read-only).")
 
     @property
@@ -364,15 +360,15 @@ class PalaisLens(Lens):
     hand_cap: int = reads("rules.hand_cap", "The most cards in hand that score.")
     noble_vp: tuple[int, ...] = reads("rules.noble_vp", "[noble] its printed VP (read-only).")
     noble_turquoise: tuple[int, ...] = reads(
-        "rules.noble_turquoise", '[noble] the turquoise seals it needs (read-only).')
+        "rules.noble_turquoise", "[noble] the turquoise seals it needs (read-only).")
 
     noble_violet: tuple[int, ...] = reads("rules.noble_violet", "[noble] the violet seals it needs (read-only).")
     noble_privilege: tuple[int, ...] = reads(
-        "rules.noble_privilege", '[noble] its privilege (an index of ``PRIVILEGE_CODES``), -1 for none (read-only).')
+        "rules.noble_privilege", "[noble] its privilege (an index of ``PRIVILEGE_CODES``), -1 for none (read-only).")
 
     noble_param: tuple[int, ...] = reads("rules.noble_param", "[noble] its privilege's number (read-only).")
     is_edge: tuple[bool, ...] = reads(
-        "rules.is_edge", '[square] whether it lies on a scoring edge of the garden under the options (read-only).')
+        "rules.is_edge", "[square] whether it lies on a scoring edge of the garden under the options (read-only).")
 
     adjacent: tuple[tuple[int, ...], ...] = reads(
         "rules.adjacent", "[room] the rooms next to it in this game's palace (read-only; the same object all game).")
