@@ -93,6 +93,30 @@ def _counts(cards: list[int]) -> tuple[int, ...]:
     return tuple(counts)
 
 
+def _majority_holders(state: PalaisRoyalState) -> tuple[int, ...]:
+    """[room] the seat holding its majority (the engine's rule), -1 for none."""
+    rooms = state.rooms
+    seats = range(state.players)
+    holders = []
+    for r in range(9):  # only a seat with the most servants there can hold the majority
+        most = max([rooms[p][r] for p in seats])
+        holder = -1
+        if most:
+            for p in seats:
+                if rooms[p][r] == most and state.holds_majority(p, r):
+                    holder = p
+                    break
+        holders.append(holder)
+    return tuple(holders)
+
+
+def _garden_costs(state: PalaisRoyalState) -> tuple[int, ...]:
+    """[square] what its noble costs the seat on turn (the engine's rule) in the play phase, else -1."""
+    in_play = state.phase == PLAY
+    garden = state.garden
+    return tuple(state.recruit_cost(q, state.seat) if in_play and garden[q] >= 0 else -1 for q in range(GARDEN_SIZE))
+
+
 def observe(state: PalaisRoyalState, seat: int | None) -> PalaisObservation:
     """The observation of ``seat``, from the facts ``_view`` shows (phase and seat already checked)."""
     rules = state.rules
@@ -100,18 +124,7 @@ def observe(state: PalaisRoyalState, seat: int | None) -> PalaisObservation:
     phase = state.phase
     in_play = phase == PLAY
     rooms = state.rooms
-    majority = []
-    for r in range(9):  # only a seat with the most servants there can hold the majority
-        most = max([rooms[p][r] for p in range(n)])
-        holder = -1
-        if most:
-            for p in range(n):
-                if rooms[p][r] == most and state.holds_majority(p, r):
-                    holder = p
-                    break
-        majority.append(holder)
     garden = state.garden
-    costs = tuple(state.recruit_cost(q, state.seat) if in_play and garden[q] >= 0 else -1 for q in range(GARDEN_SIZE))
     turn = None
     if in_play:
         step = state.step
@@ -143,11 +156,11 @@ def observe(state: PalaisRoyalState, seat: int | None) -> PalaisObservation:
         game="palais_royal", players=n, seat=seat, current_player=state.current_player, is_over=over,
         phase=PHASES[phase], start_seat=state.start_seat, round=state.round, final_round=state.final_round,
         end_trigger_nobles=rules.trigger, layout=tuple(rules.layout),
-        rooms=tuple(tuple(r) for r in rooms), majority=tuple(majority),
+        rooms=tuple(tuple(r) for r in rooms), majority=_majority_holders(state),
         cardinal_strength=tuple(rooms[p][CAR] + state.active[p][CARDINAL] for p in range(n)),
         pool=tuple(state.pool), general_supply=tuple(state.supply), gold=tuple(state.gold),
         gold_supply=state.bank if rules.gold_limited else -1,
-        garden=tuple(garden), garden_servants=tuple(state.garden_servants), garden_costs=costs,
+        garden=tuple(garden), garden_servants=tuple(state.garden_servants), garden_costs=_garden_costs(state),
         garden_nobles_left=state.garden_left, nobles=tuple(tuple(o) for o in state.owned),
         active_privileges=tuple(tuple(a) for a in state.active),
         waiting_privileges=tuple(tuple(w) for w in state.waiting),
@@ -191,20 +204,7 @@ class PalaisLens(Lens):
     @property
     def majority(self) -> tuple[int, ...]:
         """[room] the seat holding its majority (the engine's rule), -1 for none."""
-        state = self._state
-        rooms = state.rooms
-        n = state.players
-        holders = []
-        for r in range(9):  # only a seat with the most servants there can hold the majority
-            most = max([rooms[p][r] for p in range(n)])
-            holder = -1
-            if most:
-                for p in range(n):
-                    if rooms[p][r] == most and state.holds_majority(p, r):
-                        holder = p
-                        break
-            holders.append(holder)
-        return tuple(holders)
+        return _majority_holders(self._state)
 
     @property
     def cardinal_strength(self) -> tuple[int, ...]:
@@ -227,11 +227,7 @@ class PalaisLens(Lens):
     @property
     def garden_costs(self) -> tuple[int, ...]:
         """[square] cost for the player on turn (play phase), else -1."""
-        state = self._state
-        in_play = state.phase == PLAY
-        garden = state.garden
-        return tuple(state.recruit_cost(q, state.seat) if in_play and garden[q] >= 0 else -1
-                     for q in range(GARDEN_SIZE))
+        return _garden_costs(self._state)
 
     garden_nobles_left: int = reads("garden_left")
     nobles: list[list[int]] = reads("owned", "[seat] recruited nobles, in order (read-only).")
