@@ -449,7 +449,9 @@ def _connect_ray(address: str, workers: int | None) -> tuple[Any, bool]:
 def _play_on_ray(address: str, jobs: Iterator[Job], games: int, workers: int | None, result: TournamentResult,
                  on_progress: ProgressCallback | None, on_ready: Callable[[str], None] | None = None) -> None:
     """Games as Ray tasks, a few in flight per CPU of the cluster; the main process waits in short steps
-    to report progress, and cancels the tasks (and stops a Ray it started) when it is interrupted."""
+    to report progress. When it is interrupted it stops a Ray it started, which ends the tasks with it
+    (cancelling them first raced their replies: Ray 2.60's driver aborted, "Tried to complete task that
+    was not pending", and left Ray's agents behind), or cancels its tasks on a cluster it joined."""
     started = time.perf_counter()
     ray, owned = _connect_ray(address, workers)
     pending: dict[Any, int] = {}  # task -> games in it
@@ -500,13 +502,14 @@ def _play_on_ray(address: str, jobs: Iterator[Job], games: int, workers: int | N
             on_progress(float(len(result.records)), finished_decisions)
     finally:
         with _ctrl_c_held():
-            with suppress(Exception):  # best effort: a task may have ended meanwhile, a node gone
-                for ref in pending:
-                    ray.cancel(ref, force=True)
-                if tally is not None:
-                    ray.kill(tally)
-            if owned:
+            if owned:  # stopping the local Ray ends its tasks and actors with it
                 ray.shutdown()
+            else:  # a cluster outlives the run: its tasks are cancelled, best effort (one may have ended, a node gone)
+                with suppress(Exception):
+                    for ref in pending:
+                        ray.cancel(ref, force=True)
+                    if tally is not None:
+                        ray.kill(tally)
 
 
 def _describe_ray(ray: Any, address: str, owned: bool, seconds: float) -> str:
