@@ -21,6 +21,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
+from meeple.core.benefits import OptionalBenefits
 from meeple.core.errors import IllegalAction, InvalidOptions, InvalidSeat, InvalidState
 from meeple.core.observation import ActionInfo, ArgValue, Lens, Observation, ObservationAPI
 from meeple.core.options import Option, OptionSet, OptionValue
@@ -57,6 +58,9 @@ class Game(ABC, Generic[S]):
     max_players: ClassVar[int]
     option_set: ClassVar[OptionSet] = OptionSet(())
     state_class: ClassVar[type[GameState[Any]]]
+    optional_benefits: ClassVar[OptionalBenefits | None] = None
+    """Which action kinds close a turn or step and which are optional benefits (``meeple.core.benefits``);
+    ``action_hints`` then names, for a closing action, the benefits it would leave unused."""
 
     @property
     def options(self) -> dict[str, Option]:
@@ -299,11 +303,18 @@ class GameState(ABC, Generic[A]):
 
     def action_hints(self) -> list[JSON] | None:
         """What the engine knows about each legal action now that a client shows beside it, one JSON
-        object per action in ``legal_actions()`` order (Burgundy: ``{"workers": n}``, the workers a die
-        action costs); None when the game has nothing to say about this decision (the default).
+        object per action in ``legal_actions()`` order, or None when the game has nothing to say about
+        this decision. Every game with ``optional_benefits``: ``{"forgoes": [benefit, ...]}`` for an
+        action that would leave them unused; Burgundy adds ``{"workers": n}``, a die action's cost.
 
         The rule stays in the engine: a page reads the figure instead of computing it again."""
-        return None
+        benefits = self.game.optional_benefits
+        if benefits is None:
+            return None
+        forgone = benefits.forgone([info.kind for info in self.legal_action_infos()])
+        if forgone is None:
+            return None
+        return [{"forgoes": names} if names else {} for names in forgone]
 
     def _check_seat(self, seat: int | None) -> None:
         if seat is not None and (type(seat) is not int or not 0 <= seat < self.players):

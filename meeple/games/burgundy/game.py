@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from meeple.core.benefits import OptionalBenefits
 from meeple.core.contract import JSON, Game
 from meeple.core.errors import InvalidOptions
 from meeple.core.options import Option, OptionSet, OptionValue
@@ -106,6 +107,8 @@ class Burgundy(Game[BurgundyState]):
     option_set = OPTIONS
     state_class = BurgundyState
     observation_module = "meeple.games.burgundy.observation"
+    # docs/rules/burgundy.md §3.7: `pass` ends the turn, giving up the once-a-turn purchase.
+    optional_benefits = OptionalBenefits(closing=frozenset({"pass"}), benefits={"buy": "buy"})
 
     def components(self) -> JSON:
         from meeple.games.burgundy.components import components

@@ -775,13 +775,17 @@ class BurgundyState(GameState[BAction]):
         return self._die_action_cost(seat, pending[-1][1], action)
 
     def action_hints(self) -> list[JSON] | None:
-        """Each legal action's worker cost, ``{"workers": n}`` (``{}`` when free), for a die decision;
-        None for any other decision (nothing else costs workers)."""
+        """Beside the benefits a ``pass`` forgoes (the contract's hints), each legal action's worker cost
+        at a die decision, ``{"workers": n}`` (nothing when free; nothing else costs workers)."""
+        hints = super().action_hints()
         pending = self.pending
         if self.is_over or not pending or pending[-1][0] != P_DIE:
-            return None
+            return hints
         cost = self.worker_cost
-        return [{"workers": spent} if (spent := cost(action)) else {} for action in self.legal_actions()]
+        costs: list[JSON] = [{"workers": spent} if (spent := cost(action)) else {} for action in self.legal_actions()]
+        if hints is None:
+            return costs
+        return [{**spent, **hint} for spent, hint in zip(costs, hints, strict=True)]
 
     def die_actions(self, seat: int, value: int) -> tuple[BAction, ...]:
         """What ``seat`` could do now with a die showing ``value``: exactly the legal actions after it

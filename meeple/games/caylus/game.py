@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from meeple.core.benefits import OptionalBenefits
 from meeple.core.contract import JSON, Game
 from meeple.core.errors import InvalidOptions
 from meeple.core.options import Option, OptionSet, OptionValue
@@ -67,6 +68,11 @@ class Caylus(Game[CaylusState]):
     option_set = OPTIONS
     state_class = CaylusState
     observation_module = "meeple.games.caylus.observation"
+    # docs/rules/caylus.md §2.6 and §7.2: every phase-5 effect but production (and the favour `bld`) may be
+    # declined with `skip`; `castle:done` stops handing in batches while one could still be built.
+    optional_benefits = OptionalBenefits(closing=frozenset({"skip", "castle_done"}), benefits={
+        **dict.fromkeys(("sell", "buy", "church", "tailor", "bank", "alch", "jewel", "build", "lawyer"), "effect"),
+        "castle": "castle"})
 
     def components(self) -> JSON:
         from meeple.games.caylus.components import components

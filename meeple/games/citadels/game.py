@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from meeple.core.benefits import OptionalBenefits
 from meeple.core.contract import JSON, Game
 from meeple.core.errors import InvalidOptions
 from meeple.core.options import Option, OptionSet, OptionValue
@@ -55,6 +56,11 @@ class Citadels(Game[CitadelsState]):
     option_set = OPTIONS
     state_class = CitadelsState
     observation_module = "meeple.games.citadels.observation"
+    # docs/rules/citadels.md §7.2: `end` closes the turn; taxes and every character or district ability
+    # are optional (building is a choice, not a benefit left lying).
+    optional_benefits = OptionalBenefits(closing=frozenset({"end"}), benefits={
+        "tax": "tax", "kill": "kill", "rob": "rob", "swap": "magician", "redraw": "magician",
+        "destroy": "destroy", "lab": "lab", "smithy": "smithy"})
 
     def components(self) -> JSON:
         from meeple.games.citadels.components import components

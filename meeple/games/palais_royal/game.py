@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+from meeple.core.benefits import OptionalBenefits
 from meeple.core.contract import JSON, Game
 from meeple.core.errors import InvalidOptions
 from meeple.core.options import Option, OptionSet, OptionValue
@@ -95,6 +96,10 @@ class PalaisRoyal(Game[PalaisRoyalState]):
     option_set = OPTIONS
     state_class = PalaisRoyalState
     observation_module = "meeple.games.palais_royal.observation"
+    # docs/rules/palais_royal.md §2.3 and §8: `end` closes step 3 with the Mint's income or a majority
+    # bonus untaken.
+    optional_benefits = OptionalBenefits(closing=frozenset({"end"}), benefits={
+        "mint": "mint", "king": "king", "pomp": "pomp"})
 
     def components(self) -> JSON:
         from meeple.games.palais_royal.components import components
