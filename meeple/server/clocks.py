@@ -119,6 +119,11 @@ class ClockState:
     remaining: tuple[int, ...]
     since: datetime
     running: tuple[int, ...] = field(default=())
+    earned_by: int | None = None
+    """The seat of the last move, whose run of moves an undo may take back."""
+    earned: tuple[int, ...] = field(default=())
+    """The bonus each move of that run really earned, oldest first: less than ``bonus_ms`` where the
+    bank capped it, 0 where its clock did not run, so an undo takes back exactly what was given."""
 
     @classmethod
     def start(cls, profile: Profile, players: int, now: datetime, running: Iterable[int]) -> ClockState:
@@ -142,14 +147,29 @@ class ClockState:
         nothing for the player), and the seats that must act next run from ``now``. A seat that acts
         again at once (or that still must act alongside others) keeps running."""
         left = list(self.charged(now))
+        earned = 0
         if mover in self.running:
-            left[mover] = min(self.bank_ms, left[mover] + self.bonus_ms)
-        return ClockState(self.bank_ms, self.bonus_ms, tuple(left), now, tuple(sorted(set(running))))
+            earned = min(self.bank_ms, left[mover] + self.bonus_ms) - left[mover]
+            left[mover] += earned
+        run = self.earned if mover == self.earned_by else ()
+        return ClockState(self.bank_ms, self.bonus_ms, tuple(left), now, tuple(sorted(set(running))),
+                          mover, (*run, earned))
+
+    def taken_back(self, seat: int, moves: int, now: datetime, running: Iterable[int]) -> ClockState:
+        """The clocks once ``seat`` takes back its last ``moves`` moves at ``now``: charged up to now (an
+        undo gives no time back), less the bonus those moves earned, with ``running`` from now. A move
+        whose bonus was not recorded (a clock saved before bonuses were) counts as a full bonus."""
+        run = self.earned if seat == self.earned_by else ()
+        kept = max(0, len(run) - moves)
+        given = sum(run[kept:]) + (moves - (len(run) - kept)) * self.bonus_ms
+        clock = self.rerun(now, running)
+        clock = clock.with_time(seat, clock.remaining[seat] - given)
+        return replace(clock, earned=run[:kept])
 
     def rerun(self, now: datetime, running: Iterable[int]) -> ClockState:
         """The same banks charged up to ``now``, with another set of seats running from then on (a
         seat handed to a bot stops; a vote stops every clock; a reclaimed seat starts)."""
-        return ClockState(self.bank_ms, self.bonus_ms, self.charged(now), now, tuple(sorted(set(running))))
+        return replace(self, remaining=self.charged(now), since=now, running=tuple(sorted(set(running))))
 
     def with_time(self, seat: int, milliseconds: int) -> ClockState:
         remaining = list(self.remaining)

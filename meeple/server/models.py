@@ -93,6 +93,9 @@ class GameTable(Base):
     clocks: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
     clock_running: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
     clock_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # The bonus each move of the last mover's run earned (``{"seat": s, "ms": [...]}``), what an undo
+    # of those moves takes back (``ClockState.earned``).
+    clock_earned: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, index=True)
     expiry_claimed_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
     expiry_lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -866,8 +866,7 @@ class TableRuntime:
             earlier = state.undone(count)
             clock = None
             if table.clock is not None:
-                clock = table.clock.rerun(datetime.now(UTC), self.timed_actors(table, earlier))
-                clock = clock.with_time(seat, clock.remaining[seat] - count * clock.bonus_ms)
+                clock = table.clock.taken_back(seat, count, datetime.now(UTC), self.timed_actors(table, earlier))
             row = Move(table_id=table.id, start=table.version, seat=seat, notations=[undo_notation(count)],
                        current_player=earlier.current_player, clock=clock)
             try:

@@ -165,16 +165,18 @@ class BotJobRow:
 def clock_values(clock: ClockState | None) -> dict[str, Any]:
     """The ``game_tables`` columns that hold ``clock``."""
     if clock is None:
-        return {"clocks": None, "clock_running": None, "clock_at": None, "deadline": None}
+        return {"clocks": None, "clock_running": None, "clock_at": None, "deadline": None, "clock_earned": None}
+    earned = None if clock.earned_by is None else {"seat": clock.earned_by, "ms": list(clock.earned)}
     return {"clocks": list(clock.remaining), "clock_running": list(clock.running), "clock_at": clock.since,
-            "deadline": clock.deadline()}
+            "deadline": clock.deadline(), "clock_earned": earned}
 
 
 def clock_of(row: GameTable) -> ClockState | None:
     if row.clocks is None or row.clock_at is None or row.clock_bank is None:
         return None
+    earned = row.clock_earned or {}
     return ClockState(row.clock_bank * 1000, (row.clock_bonus or 0) * 1000, tuple(row.clocks), aware(row.clock_at),
-                      tuple(row.clock_running or ()))
+                      tuple(row.clock_running or ()), earned.get("seat"), tuple(earned.get("ms", ())))
 
 
 def settings_of(row: GameTable) -> ClockSettings:

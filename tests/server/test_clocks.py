@@ -49,6 +49,27 @@ def test_the_bonus_is_capped_at_the_initial_bank() -> None:
     assert after.remaining[0] == 120_000  # 116 + 10 would be 126: capped at the bank
 
 
+def test_an_undo_takes_back_exactly_the_bonus_its_moves_earned() -> None:
+    """Two quick moves at a full bank earn 4 s and 3 s (capped), a slow third the full 10 s: taking back
+    the last two returns 13 s, not 20; the clock charged up to the undo keeps running."""
+    clock = fast(running=(0,))
+    clock = clock.after_move(0, at(4), [0]).after_move(0, at(7), [0])
+    assert clock.remaining[0] == 120_000 and clock.earned == (4_000, 3_000)
+    clock = clock.after_move(0, at(27), [0])
+    assert clock.remaining[0] == 110_000 and clock.earned == (4_000, 3_000, 10_000) and clock.earned_by == 0
+    undone = clock.taken_back(0, 2, at(30), [0])
+    assert undone.remaining[0] == 110_000 - 3_000 - 13_000  # as if seat 0 had thought 30 s and made one move
+    assert undone.remaining[0] == fast().after_move(0, at(4), [0]).left(0, at(30))
+    assert undone.running == (0,) and undone.since == at(30) and undone.earned == (4_000,)
+
+
+def test_another_seat_moving_starts_a_new_run_and_an_unrecorded_move_counts_a_full_bonus() -> None:
+    clock = fast(running=(0,)).after_move(0, at(30), [1]).after_move(1, at(31), [1])
+    assert clock.earned_by == 1 and clock.earned == (1_000,)
+    saved = ClockState(clock.bank_ms, clock.bonus_ms, clock.remaining, clock.since, clock.running)  # an old row
+    assert saved.taken_back(1, 1, at(31), [1]).remaining[1] == 110_000
+
+
 def test_a_bank_never_goes_below_zero() -> None:
     clock = fast()
     assert clock.left(0, at(500)) == 0

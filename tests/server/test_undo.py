@@ -214,9 +214,11 @@ def test_no_game_notation_can_pass_for_an_undo_row(game: str) -> None:
         assert not any(notation.startswith(UNDO_PREFIX[0]) for notation in loaded.action_notations(players))
 
 
-def test_the_clock_keeps_running_through_an_undo_and_gives_no_time_back(client: TestClient) -> None:
-    """A real-time table with a 30-second bonus: taking gold earns it, the undo takes it back, and the
-    mover has no more time than if she had not moved at all; her clock still runs."""
+def test_the_clock_keeps_running_through_an_undo_and_gives_no_time_back(make_client: Callable[..., TestClient]) -> None:
+    """A real-time table with a 30-second bonus: taking gold earns it (as much as the bank leaves room
+    for), the undo takes back exactly that, and the mover has the time she would have had had she not
+    moved at all; her clock still runs. Another process loading the table from the database agrees."""
+    client = make_client()
     seats = [{"kind": "human"}, {"kind": "human"}]
     table_id = create_table(client, game="citadels", players=2, name="Ada", seats=seats, mode="real-time",
                             speed={"bank": 600, "bonus": 30})["table"]["id"]
@@ -230,5 +232,9 @@ def test_the_clock_keeps_running_through_an_undo_and_gives_no_time_back(client: 
     after = live_table(client, table_id).clock
     assert after is not None and after.running == (0,)
     waited = round((after.since - start.since).total_seconds() * 1000)
-    assert after.remaining[0] <= start.remaining[0] - waited
+    # her bank was full, so the gold's bonus was capped: the undo takes back what it earned, not 30 s
+    assert start.remaining[0] == 600_000
+    assert abs(after.remaining[0] - (start.remaining[0] - waited)) <= 2
     assert after.remaining[1] == start.remaining[1]
+    reloaded = live_table(make_client(), table_id).clock  # what the database holds gives the same
+    assert reloaded is not None and reloaded.remaining == after.remaining and reloaded.earned == after.earned
