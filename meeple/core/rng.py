@@ -348,6 +348,15 @@ class Rng:
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
         return ((z ^ (z >> 31)) >> 11) * (1.0 / 9007199254740992.0)
 
+    def random_at(self, offset: int) -> float:
+        """What the call of ``random`` ``offset`` calls from now (0: the next) will return, drawing
+        nothing (the state is a counter): a heuristic bot that scores every action with a tie-breaking
+        draw needs only the draws of the actions close to the best, then ``skip``s the rest."""
+        z = (self.state + (offset + 1) * _GAMMA) & _MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return ((z ^ (z >> 31)) >> 11) * (1.0 / 9007199254740992.0)
+
     def choice(self, items: Sequence[T]) -> T:
         if not items:
             raise IndexError("cannot choose from an empty sequence")

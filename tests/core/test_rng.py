@@ -33,6 +33,18 @@ def test_random_is_the_top_53_bits_of_next64(seed: int) -> None:
     assert rng.state == reference.state
 
 
+@given(st.integers(min_value=0, max_value=2**64 - 1), st.integers(min_value=1, max_value=150))
+def test_random_at_reads_ahead_without_drawing(seed: int, count: int) -> None:
+    """``random_at(k)`` is the value of the (k+1)-th ``random`` call from now; it draws nothing, and
+    ``skip(count)`` then leaves the state where ``count`` calls of ``random`` would."""
+    rng, reference = Rng(seed), Rng(seed)
+    ahead = [rng.random_at(k) for k in range(count)]
+    assert rng.state == Rng(seed).state
+    assert ahead == [reference.random() for _ in range(count)]
+    rng.skip(count)
+    assert rng.state == reference.state
+
+
 def test_a_die_is_fair() -> None:
     rng = Rng(2026)
     counts = Counter(rng.randint(1, 6) for _ in range(60_000))

@@ -4,9 +4,13 @@
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
 from meeple.core.contract import GameState
+from meeple.core.rng import Rng
+
+T = TypeVar("T")
 
 
 def has_heuristic(game_name: str) -> bool:
@@ -15,6 +19,26 @@ def has_heuristic(game_name: str) -> bool:
     except ModuleNotFoundError:
         return False
     return True
+
+
+def noisy_best(actions: Sequence[T], scores: Sequence[float], rng: Rng, noise: float = 1e-6) -> T:
+    """The action with the highest ``score + rng.random() * noise``, drawing one number per action in
+    their order (the first wins a tie): what the loop ``for a in actions: v = score(a) + rng.random() *
+    noise; if v > best: …`` picks, with the same draws, but an action scored more than twice ``noise``
+    below the best cannot win whatever its draw, so only the draws of the few close to the best are
+    computed (``Rng.random_at``) and the rest skipped."""
+    top = max(scores)
+    floor = top - 2.0 * noise
+    best = actions[0]
+    best_value = -1e18
+    random_at = rng.random_at
+    for index, score in enumerate(scores):
+        if score > floor or score == top:
+            value = score + random_at(index) * noise
+            if value > best_value:
+                best, best_value = actions[index], value
+    rng.skip(len(scores))
+    return best
 
 
 def ranked_by(bot: Any, state: GameState[Any]) -> list[Any]:

@@ -48,6 +48,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
+from meeple.bots.heuristics import noisy_best
 from meeple.core.contract import GameState
 from meeple.core.rng import Rng
 from meeple.games.caylus import actions as A
@@ -138,14 +139,7 @@ class HeuristicBot:
         ctx = _Context(cast(CaylusLens, state.lens(me)))
         # activate, bonus, favour_res and favour_bld: the effect of a building or a favour
         score = _SCORES.get(ctx.pending, _Context.effect_score)
-        rng = self.rng
-        best = legal[0]
-        best_value = -1e18
-        for act in legal:
-            value = score(ctx, act) + rng.random() * 1e-6
-            if value > best_value:
-                best, best_value = act, value
-        return best
+        return noisy_best(legal, [score(ctx, act) for act in legal], self.rng)
 
 
 class _Context:
@@ -174,6 +168,12 @@ class _Context:
             self.mv = 0.7
         self._expected: list[int] | None = None
         self._stock: tuple[int, ...] | None = None
+        # target_value and _best_free by (budget, target) and budget: a placement decision asks for
+        # the same space again for the gate's worth (and the budget takes two values at most)
+        self._targets: dict[int, float] = {}
+        self._best_frees: dict[int, float] = {}
+        self._builds: dict[int, float] = {}
+        self._owns_residence: bool | None = None
 
     # --- values ---------------------------------------------------------------------------------
 
@@ -246,11 +246,25 @@ class _Context:
         return tile.prestige + tile.favours * FAVOUR_WORTH + tile.income * self.turns_left * self.mv - 2.0
 
     def best_build(self, have: Sequence[int], kind: int, discount: int = -1) -> float:
-        """Best net worth of building one tile of ``kind`` from the cubes ``have``; 0 if none."""
+        """Best net worth of building one tile of ``kind`` from the cubes ``have``; 0 if none (kept
+        for the rest of the decision when ``have`` is the cubes held or expected: every carpenter,
+        mason or architect space on the road asks the same)."""
+        if have is self.held:
+            key = (kind * 8 + discount) * 2
+        elif have is self._expected:
+            key = (kind * 8 + discount) * 2 + 1
+        else:
+            return self._best_build(have, kind, discount)
+        builds = self._builds
+        value = builds.get(key)
+        if value is None:
+            value = builds[key] = self._best_build(have, kind, discount)
+        return value
+
+    def _best_build(self, have: Sequence[int], kind: int, discount: int) -> float:
         best = 0.0
         if kind == PRESTIGE:
-            tiles, owners = self.tiles, self.owners
-            if not any(tiles[sp] == RESIDENCE_ID and owners[sp] == self.me for sp in range(1, LAST_SPACE + 1)):
+            if not self.owns_residence():
                 return 0.0
             ids: tuple[int, ...] = PRESTIGE_IDS
         else:
@@ -260,6 +274,7 @@ class _Context:
         stock = self._stock
         if stock is None:
             stock = self._stock = self.lens.stock
+        h0, h1, h2, h3, h4 = have
         for t in ids:
             if not stock[t]:
                 continue
@@ -271,11 +286,20 @@ class _Context:
                 cheapest = min(range(5), key=lambda k: self.cube_value(k, max(have[k] - need[k] - 1, 0))
                                if have[k] > need[k] else 99.0)
                 need[cheapest] += 1
-            if all(have[k] >= need[k] for k in range(5)):
+            if h0 >= need[0] and h1 >= need[1] and h2 >= need[2] and h3 >= need[3] and h4 >= need[4]:
                 worth = (self.prestige_value(t) if kind == PRESTIGE else self.building_value(t))
                 worth -= 0.7 * self.loss(have, need)
                 best = max(best, worth)
         return best
+
+    def owns_residence(self) -> bool:
+        """Whether the seat owns a residence on the road (an architect builds only on one)."""
+        owns = self._owns_residence
+        if owns is None:
+            tiles, owners, me = self.tiles, self.owners, self.me
+            owns = self._owns_residence = any(tiles[sp] == RESIDENCE_ID and owners[sp] == me
+                                              for sp in range(1, LAST_SPACE + 1))
+        return owns
 
     def lawyer_value(self, space: int) -> float:
         t = self.tiles[space]
@@ -343,7 +367,10 @@ class _Context:
         effect = tile.effect
         mv = self.mv
         if effect in (E_PRODUCE, E_PRODUCE_BONUS):
-            return max(self.gain(have, c) for c in tile.produce)
+            produce = tile.produce
+            if len(produce) == 1:
+                return self.gain(have, produce[0])
+            return max(self.gain(have, c) for c in produce)
         if effect == E_MARKET:
             price = 4 if tile.kind == NEUTRAL else 6
             cheapest = min((self.cube_value(k, have[k] - 1) for k in range(5) if have[k]), default=None)
@@ -399,6 +426,15 @@ class _Context:
     # --- phase 2: placement (and the gate) ----------------------------------------------------------
 
     def target_value(self, target: int, budget: int) -> float:
+        """Worth of a worker on ``target`` (a road space or a special building) with ``budget`` deniers
+        left after paying for it (kept for the rest of the decision)."""
+        key = budget * 64 + target  # targets are below 64
+        value = self._targets.get(key)
+        if value is None:
+            value = self._targets[key] = self._target_value(target, budget)
+        return value
+
+    def _target_value(self, target: int, budget: int) -> float:
         me = self.me
         if target <= LAST_SPACE:
             value = self.reach(target) * self.activation(target, self.expected(), budget)
@@ -434,14 +470,19 @@ class _Context:
         target = act.a
         price = self.lens.price(target)
         budget = self.money - price
-        value = self.target_value(target, budget)
-        if target == T_GATE:
-            value = 0.5 * self._best_free(budget)
+        value = 0.5 * self._best_free(budget) if target == T_GATE else self.target_value(target, budget)
         # Keep a denier or two for the activations that cost money when the purse runs dry.
         reserve = 0.4 if budget < 2 else 0.0
         return value - price * self.mv - reserve - 0.2
 
     def _best_free(self, budget: int) -> float:
+        """The best free road space's worth with ``budget`` deniers (the gate may send a worker there)."""
+        best = self._best_frees.get(budget)
+        if best is None:
+            best = self._best_frees[budget] = self._scan_free(budget)
+        return best
+
+    def _scan_free(self, budget: int) -> float:
         best = 0.0
         tiles, workers = self.tiles, self.workers
         for sp in range(1, LAST_SPACE + 1):

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from meeple.bots.heuristics import noisy_best
 from meeple.core.contract import GameState
 from meeple.core.rng import Rng
 from meeple.games.citadels.actions import (
@@ -162,6 +163,11 @@ class _Info:
                 threat.append(t)
         return threat
 
+    def near_completion(self, seat: int) -> bool:
+        """Whether a seat other than ``seat`` is within two districts of completing its city."""
+        cities, least = self.cities, self.cap - 2
+        return any(s != seat and len(cities[s]) >= least for s in range(self.n))
+
     def leader(self) -> int:
         """The most dangerous rival."""
         threat = self.threat
@@ -229,14 +235,7 @@ class HeuristicBot:
         return legal[0]
 
     def _best(self, legal: tuple[Act, ...], score: Any) -> Act:
-        rng = self.rng
-        best: Act = legal[0]
-        best_v = -1e18
-        for a in legal:
-            v = score(a) + rng.random() * 1e-6
-            if v > best_v:
-                best_v, best = v, a
-        return best
+        return noisy_best(legal, [score(a) for a in legal], self.rng)
 
     # --- cards ---------------------------------------------------------------------------------
 
@@ -329,11 +328,9 @@ class HeuristicBot:
         gold = info.gold[seat]
         size = len(city)
         cap = info.cap
-        mask = lens.city_masks[seat]
-        school = (mask >> SCHOOL_OF_MAGIC) & 1
-        near = [s for s in range(n) if s != seat and len(info.cities[s]) >= cap - 2]
         if c in TAX_TYPE_OF:
             t = TAX_TYPE_OF[c]
+            school = (lens.city_masks[seat] >> SCHOOL_OF_MAGIC) & 1
             v = float(sum(1 for d in city if DISTRICT_TYPE[d] == t) + school)
             # Districts of that type we may build this turn also pay (tax after building).
             if seat == me and any(
@@ -348,7 +345,7 @@ class HeuristicBot:
                 v += 1.0
             elif c == WARLORD:
                 v += 0.4
-                if near:
+                if info.near_completion(seat):
                     v += 1.5
             return v
         if c == ARCHITECT:
@@ -378,7 +375,7 @@ class HeuristicBot:
             return 0.8 * golds[0] + 0.3 * sum(golds[1:3]) if golds else 0.0
         if c == ASSASSIN:
             v = 0.5
-            if near:
+            if info.near_completion(seat):
                 v += 1.0
             return v
         return 0.0
