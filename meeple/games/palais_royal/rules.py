@@ -68,13 +68,10 @@ class Rules:
     def moves_then_end(self, rooms: list[int]) -> tuple[PalaisAction, ...]:
         """Every move of one seat's servants in ``rooms`` (step 2), in room then target order, then
         ``end`` (what step 2 offers when no card can be played)."""
-        key = tuple(rooms)
-        occupied = _OCCUPIED.get(key)
-        if occupied is None:
-            occupied = ((rooms[0] > 0) | (rooms[1] > 0) << 1 | (rooms[2] > 0) << 2 | (rooms[3] > 0) << 3
-                        | (rooms[4] > 0) << 4 | (rooms[5] > 0) << 5 | (rooms[6] > 0) << 6
-                        | (rooms[7] > 0) << 7 | (rooms[8] > 0) << 8)
-            _remember(_OCCUPIED, key, occupied, _OCCUPIED_LIMIT)
+        # the mask of the occupied rooms (a memo by servant counts missed nine times in ten)
+        occupied = ((rooms[0] > 0) | (rooms[1] > 0) << 1 | (rooms[2] > 0) << 2 | (rooms[3] > 0) << 3
+                    | (rooms[4] > 0) << 4 | (rooms[5] > 0) << 5 | (rooms[6] > 0) << 6
+                    | (rooms[7] > 0) << 7 | (rooms[8] > 0) << 8)
         found = self.move_lists[occupied]
         return self._moves_of(occupied) if found is None else found
 
@@ -117,6 +114,14 @@ class Rules:
         self.noble_privilege = tuple(PRIVILEGE_INDEX[n.privilege] if n.privilege else -1 for n in nobles)
         self.noble_param = tuple(n.param for n in nobles)
         self.noble_ids = tuple(n.id for n in nobles)
+        # [turquoise][violet] seals at hand (at most ``most_seals`` of each counted) -> [noble] whether
+        # that is enough for it, and False at index -1 (a garden square without a noble)
+        self.most_seals = max(*self.noble_turquoise, *self.noble_violet)
+        self.within_seals = tuple(
+            tuple((*(self.noble_turquoise[t] <= turquoise and self.noble_violet[t] <= violet
+                     for t in range(len(nobles))), False) for violet in range(self.most_seals + 1))
+            for turquoise in range(self.most_seals + 1)
+        )
         self.noble_index = {n.id: i for i, n in enumerate(nobles)}
 
         cards = comps.cards
@@ -199,9 +204,6 @@ class Rules:
 _MEMO_LIMIT = 4096
 _PROTOTYPES: dict[tuple[int, tuple[tuple[str, OptionValue], ...]], Rules] = {}
 _LAYOUTS: dict[tuple[int, ...], Rules] = {}
-#: Servants per room -> the mask of the rooms holding any (for every layout and game).
-_OCCUPIED: dict[tuple[int, ...], int] = {}
-_OCCUPIED_LIMIT = 65536
 
 
 def _remember(memo: dict[K, V], key: K, value: V, limit: int = _MEMO_LIMIT) -> None:

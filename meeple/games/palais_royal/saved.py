@@ -89,7 +89,7 @@ def load_into(state: PalaisRoyalState, body: JSON) -> None:
     phase = body["phase"]
     if phase not in PHASES:
         raise _fail("phase", f"unknown phase {phase!r}")
-    state.phase = PHASES.index(phase)
+    state._set_phase(PHASES.index(phase))
     state.seat = _int(body["seat"], "seat", 0, n - 1)
     state.start_seat = _int(body["start_seat"], "start_seat", 0, n - 1)
     state.setup_left = _int(body["setup_left"], "setup_left", 0, 10)

@@ -7,7 +7,8 @@ b1 = 1, ..., f6 = 35); strings appear only in views, logs and the saved form.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from itertools import compress
 from typing import Any, Self
 
 from meeple.core.contract import JSON, GameState
@@ -74,6 +75,7 @@ STEP_NAMES = ("", "gate", "stairs", "mint/king/pomp", "recruit", "back door")
 _END = A.END_ACTION
 _NONE_OF_9 = [0] * 9  # a seat's rooms or hand holding nothing
 _NONE_OF_10 = [0] * 10  # no privilege tallies
+_GATE_SOURCES = A.GATE_FROM_ROOM[:GAT]  # a servant to the Gate from any room but the Gate
 _END_ONLY: tuple[PalaisAction, ...] = (A.END_ACTION,)
 _GATE_THEN_END: tuple[PalaisAction, ...] = (A.GATE_POOL, A.END_ACTION)
 _DRAW_THEN_END: tuple[PalaisAction, ...] = (A.DRAW_ACTION, A.END_ACTION)
@@ -142,6 +144,7 @@ class PalaisRoyalState(GameState[PalaisAction]):
     knowledge: list[Record]  # what each seat, then a spectator, knows of where hidden cards are (§7)
     _watched: int  # the knowledge locations some record knows something of
     _legal: tuple[PalaisAction, ...] | None
+    is_over: bool = False  # a plain attribute, not a property: asked before every decision (``_set_phase``)
 
     # --- setup --------------------------------------------------------------------------------
 
@@ -203,7 +206,7 @@ class PalaisRoyalState(GameState[PalaisAction]):
         self.waiting = [[0] * 10 for _ in range(n)]
         self.hands = [[0] * 9 for _ in range(n)]
         self.front = [[0] * 9 for _ in range(n)]
-        self.phase = SETUP
+        self._set_phase(SETUP)
         self.seat = self.start_seat
         self.setup_left = 10 if rules.free_placement else 5
         self.round = 0
@@ -235,9 +238,9 @@ class PalaisRoyalState(GameState[PalaisAction]):
     def current_player(self) -> int | None:
         return None if self.phase == OVER else self.seat
 
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
+    def _set_phase(self, phase: int) -> None:
+        self.phase = phase
+        self.is_over = phase == OVER
 
     def holds_majority(self, p: int, room: int) -> bool:
         """§2.0: most servants in ``room`` (at least 1); a tie is won by a strictly stronger Cardinal
@@ -308,120 +311,126 @@ class PalaisRoyalState(GameState[PalaisAction]):
 
     def legal_actions(self) -> Sequence[PalaisAction]:
         legal = self._legal
-        if legal is None:
-            if self.phase == PLAY:
-                legal = self._turn_actions()
-            elif self.phase == SETUP:
-                legal = A.PLACE_IN if self.pool[self.seat] > 0 else ()
-            else:
-                legal = ()
-            self._legal = legal
+        if legal is None:  # asked once a decision, answered by the step's own method (a table lookup)
+            legal = self._legal = _ACTIONS_OF_STEP[self.step](self)
         return legal
 
-    def _turn_actions(self) -> tuple[PalaisAction, ...]:
+    def _setup_actions(self) -> tuple[PalaisAction, ...]:
+        """Step 0: a room for the next servant during setup; nothing once the game is over."""
+        return A.PLACE_IN if self.phase == SETUP and self.pool[self.seat] > 0 else ()
+
+    def _gate_actions(self) -> tuple[PalaisAction, ...]:
+        """Step 1 (§2.1): a servant through the gate while an allowance is left (before it is locked: any
+        source of one; the Parlour majority counts only with a servant in the Parlour)."""
+        p = self.seat
+        mine = self.rooms[p]
+        gate_left = self.gate_left
+        if gate_left > 0 or (gate_left < 0 and (mine[PAR] or self.active[p][P_GATE] or self.gate_bonus)):
+            if not self.pool[p]:
+                return self._cards_then_end([*compress(_GATE_SOURCES, mine)], 1)
+            if self.hands[p] == _NONE_OF_9:
+                return _GATE_THEN_END
+            return self._cards_then_end([A.GATE_POOL], 1)
+        return _END_ONLY if self.hands[p] == _NONE_OF_9 else self._cards_then_end([], 1)
+
+    def _move_actions(self) -> tuple[PalaisAction, ...]:
+        """Step 2 (§2.2), the commonest question: the moves while points are left (before the first
+        move, read then: any source of points), as ``Rules`` lists them for the occupied rooms."""
+        p = self.seat
+        mine = self.rooms[p]
+        move_left = self.move_left
+        if move_left > 0 or (move_left < 0 and (mine[STA] or self.active[p][P_MOVE] or self.move_bonus)):
+            moves = self.rules.moves_then_end(mine)
+            if self.hands[p] == _NONE_OF_9:
+                return moves
+            return self._cards_then_end(list(moves[:-1]), 2)
+        return _END_ONLY if self.hands[p] == _NONE_OF_9 else self._cards_then_end([], 2)
+
+    def _mint_king_pomp_actions(self) -> tuple[PalaisAction, ...]:
+        """Step 3 (§2.3): the Mint, the King's servant and the Pomp's, each once (in order when
+        ``step3_order`` is fixed); a majority needs a servant in the room, so that is tested first."""
+        p = self.seat
+        mine = self.rooms[p]
+        rules = self.rules
+        fixed = rules.step3_fixed
+        out: list[PalaisAction] = []
+        if (not self.mint_done and not (fixed and (self.king_done or self.pomp_done))
+                and (mine[MIN] or self.active[p][P_GOLD])  # mint_income() > 0 without the majority test
+                and (not rules.gold_limited or self.bank > 0)):
+            out.append(A.MINT_ACTION)
+        if not self.king_done and not (fixed and self.pomp_done) and mine[KIN] and self.holds_majority(p, KIN):
+            if self.pool[p]:
+                out.append(A.KING_POOL)
+            elif rules.bonus_from_rooms:
+                out += compress(A.KING_FROM_ROOM, mine)  # every room holding a servant but the King's
+                out.remove(A.KING_FROM_ROOM[KIN])
+        if not self.pomp_done and mine[POM] and self.holds_majority(p, POM):
+            if self.pool[p]:
+                out.append(A.POMP_POOL)
+            elif rules.bonus_from_rooms:
+                out += compress(A.POMP_FROM_ROOM, mine)
+                out.remove(A.POMP_FROM_ROOM[POM])
+        if not out and self.hands[p] == _NONE_OF_9:
+            return _END_ONLY
+        return self._cards_then_end(out, 3)
+
+    def _recruit_step_actions(self) -> tuple[PalaisAction, ...]:
+        """Step 4 (§2.4): the garden servant of an emptied edge square first; else the nobles within
+        reach while an Office slot (a servant in the Office or a virtual one) is left."""
         p = self.seat
         mine = self.rooms[p]
         if self.edge_square >= 0:
-            edge = [A.EDGE_FROM_ROOM[r] for r in range(9) if mine[r]]
+            edge = compress(A.EDGE_FROM_ROOM, mine)
             return (A.EDGE_FROM_POOL, *edge) if self.pool[p] else tuple(edge)
-        step = self.step
-        # rare in random play: without cards the usual answers are constants (a list compared with a list of
-        # zeros: any() costs three times as much)
-        cards = self.hands[p] != _NONE_OF_9
-        out: list[PalaisAction]
-        if step == 2:  # the most frequent question: moves (a memoised tuple), cards, end
-            # points left, or before the first move (read then, majority included): any source of points
-            if self.move_left > 0 or (self.move_left < 0 and (mine[STA] or self.active[p][P_MOVE] or self.move_bonus)):
-                moves = self.rules.moves_then_end(mine)
-                if not cards:
-                    return moves
-                out = list(moves)
-                out.pop()  # the end comes after the cards
-            elif not cards:
-                return _END_ONLY
-            else:
-                out = []
-        elif step == 1:
-            # as for the moves: the Parlour majority counts only with a servant in the Parlour
-            if self.gate_left > 0 or (self.gate_left < 0 and (mine[PAR] or self.active[p][P_GATE] or self.gate_bonus)):
-                if self.pool[p]:
-                    if not cards:
-                        return _GATE_THEN_END
-                    out = [A.GATE_POOL]
-                else:
-                    out = [A.GATE_FROM_ROOM[r] for r in range(8) if mine[r]]
-            elif not cards:
-                return _END_ONLY
-            else:
-                out = []
-        elif step == 3:
-            out = []
-            self._step3_actions(p, mine, self.pool[p], out)
-        elif step == 4:
-            out = []
-            if self.v_slots + mine[OFF] > 0:
-                self._recruit_actions(p, mine, self.pool[p], out)
-            elif not cards:
-                return _END_ONLY
-        elif not self.drew:
-            if self.backdoor_units() > 0 and (self.deck or self.discard):
-                if not cards:
+        if self.v_slots + mine[OFF] > 0:
+            return self._cards_then_end(self._recruitable(p, mine), 4)
+        return _END_ONLY if self.hands[p] == _NONE_OF_9 else self._cards_then_end([], 4)
+
+    def _backdoor_actions(self) -> tuple[PalaisAction, ...]:
+        """Step 5 (§2.5): the draw (N > 0 and a card to draw), then a card to keep while any is owed."""
+        p = self.seat
+        mine = self.rooms[p]
+        if not self.drew:
+            if (mine[BAC] or self.active[p][BACKDOOR]) and (self.deck or self.discard):  # backdoor_units() > 0
+                if self.hands[p] == _NONE_OF_9:
                     return _DRAW_THEN_END
-                out = [A.DRAW_ACTION]
-            elif not cards:
-                return _END_ONLY
-            else:
-                out = []
-        elif self.backdoor_left + mine[BAC] > 0:
+                return self._cards_then_end([A.DRAW_ACTION], 5)
+            return _END_ONLY if self.hands[p] == _NONE_OF_9 else self._cards_then_end([], 5)
+        if self.backdoor_left + mine[BAC] > 0:
             drawn = self.drawn
-            out = [A.KEEP_CARD[k] for k in range(9) if k in drawn]
-        else:
-            out = []
-        if cards:
-            hand = self.hands[p]
+            return self._cards_then_end([A.KEEP_CARD[k] for k in range(9) if k in drawn], 5)
+        return self._cards_then_end([], 5)
+
+    def _cards_then_end(self, out: list[PalaisAction], step: int) -> tuple[PalaisAction, ...]:
+        """A step's actions ``out``, then the cards in hand playable in ``step`` (§2.7), then ``end``."""
+        hand = self.hands[self.seat]
+        if hand != _NONE_OF_9:
             for k in self.rules.playable[step]:
                 if hand[k]:
                     out.append(A.PLAY_CARD[k])
         if not out:
             return _END_ONLY
-        out.append(A.END_ACTION)
+        out.append(_END)
         return tuple(out)
 
-    def _step3_actions(self, p: int, mine: list[int], pool: int, out: list[PalaisAction]) -> None:
-        fixed = self.rules.step3_fixed
-        if (not self.mint_done and not (fixed and (self.king_done or self.pomp_done))
-                and (mine[MIN] or self.active[p][P_GOLD])  # mint_income() > 0 without the majority test
-                and (not self.rules.gold_limited or self.bank > 0)):
-            out.append(A.MINT_ACTION)
-        # a majority needs a servant in the room: tested here first, saving the call in most turns
-        if not self.king_done and not (fixed and self.pomp_done) and mine[KIN] and self.holds_majority(p, KIN):
-            if pool:
-                out.append(A.KING_POOL)
-            elif self.rules.bonus_from_rooms:
-                out.extend(A.KING_FROM_ROOM[r] for r in range(9) if r != KIN and mine[r])
-        if not self.pomp_done and mine[POM] and self.holds_majority(p, POM):
-            if pool:
-                out.append(A.POMP_POOL)
-            elif self.rules.bonus_from_rooms:
-                out.extend(A.POMP_FROM_ROOM[r] for r in range(9) if r != POM and mine[r])
-
-    def _recruit_actions(self, p: int, mine: list[int], pool: int, out: list[PalaisAction]) -> None:
-        rules = self.rules
-        turquoise = mine[KIN] + self.v_turquoise
-        violet = mine[POM] + self.v_violet
+    def _recruitable(self, p: int, mine: list[int]) -> list[PalaisAction]:
+        """§2.4: the nobles whose seals are within reach and that ``p`` can pay for; an edge square
+        needs a servant to place there."""
         gold = self.gold[p]
-        has_servant = pool > 0 or mine != _NONE_OF_9
-        need_t, need_v, printed = rules.noble_turquoise, rules.noble_violet, rules.noble_gold
-        is_edge = rules.is_edge
+        has_servant = self.pool[p] > 0 or mine != _NONE_OF_9
+        rules = self.rules
+        printed, is_edge, garden = rules.noble_gold, rules.is_edge, self.garden
+        cap = rules.most_seals
+        within = rules.within_seals[min(mine[KIN] + self.v_turquoise, cap)][min(mine[POM] + self.v_violet, cap)]
         recruit = A.RECRUIT
-        for q, tile in enumerate(self.garden):
-            if tile < 0 or need_t[tile] > turquoise or need_v[tile] > violet:
-                continue
-            if printed[tile] > gold and self.recruit_cost(q, p) > gold:
+        out = []
+        for q in [q for q, tile in enumerate(garden) if within[tile]]:  # (within[-1], no tile, is False)
+            if printed[garden[q]] > gold and self.recruit_cost(q, p) > gold:
                 continue
             if is_edge[q] and not has_servant:
                 continue
             out.append(recruit[q])
+        return out
 
     # --- applying actions ------------------------------------------------------------------------
 
@@ -441,91 +450,104 @@ class PalaisRoyalState(GameState[PalaisAction]):
             else:
                 self._end_step(self.seat)
         else:
-            self._apply(action)  # only actions are in the cache (narrowed by the `in` test)
+            self._legal = None
+            _APPLY_OF_KIND[action.kind](self, action)  # only actions are in the cache (narrowed by `in`)
         self._history_notations.append(action.notation)
 
     def _apply(self, action: PalaisAction) -> None:
         self._legal = None
-        kind = action.kind
+        _APPLY_OF_KIND[action.kind](self, action)
+
+    def _apply_move(self, action: PalaisAction) -> None:
+        """§2.2: one servant to an adjacent room, for a movement point (fixed at the first move)."""
+        if self.move_left < 0:
+            self.move_left = self.movement_points()
+        self.move_left -= 1
         p = self.seat
         mine = self.rooms[p]
-        if kind == A.MOVE:
-            if self.move_left < 0:
-                self.move_left = self.movement_points()
-            self.move_left -= 1
-            mine[action.a] -= 1
-            mine[action.b] += 1
-            self.log.append((PUBLIC, {"event": "move", "seat": p, "from": ROOM_CODES[action.a],
-                                      "to": ROOM_CODES[action.b]}))
-        elif kind == A.END:
-            self._end_step(p)
-        elif kind == A.GATE or kind == A.GATE_FROM:
-            if self.gate_left < 0:
-                self.gate_left = self.gate_allowance()
-            self.gate_left -= 1
-            self._place(p, GAT, action.a if kind == A.GATE_FROM else -1, "gate")
-        elif kind == A.PLACE:
-            self._setup_place(p, action.a)
-        elif kind == A.PLAY:
-            self._play(p, action.a)
-        elif kind == A.MINT:
-            amount = self.mint_income()
-            self._gain_gold(p, amount)
-            self.mint_done = True
-            self.log.append((PUBLIC, {"event": "mint", "seat": p, "gold": amount}))
-        elif kind == A.KING or kind == A.KING_FROM:
-            self.king_done = True
-            self._place(p, KIN, action.a if kind == A.KING_FROM else -1, "king")
-        elif kind == A.POMP or kind == A.POMP_FROM:
-            self.pomp_done = True
-            self._place(p, POM, action.a if kind == A.POMP_FROM else -1, "pomp")
-        elif kind == A.RECRUIT_KIND:
-            self._recruit(p, action.a)
-        elif kind == A.EDGE_POOL or kind == A.EDGE_FROM:
-            square = self.edge_square
-            if kind == A.EDGE_POOL:
-                self.pool[p] -= 1
-            else:
-                mine[action.a] -= 1
-            self.garden_servants[square] = p
-            self.edge_square = -1
-            self.log.append((PUBLIC, {"event": "edge", "seat": p, "square": SQUARE_NAMES[square],
-                               "from": "pool" if kind == A.EDGE_POOL else ROOM_CODES[action.a]}))
-            self._take_privilege(p, self.owned[p][-1])
-        elif kind == A.DRAW:
-            self._draw(p)
-        else:  # KEEP
-            card = action.a
-            self.drawn.remove(card)
-            self.hands[p][card] += 1
-            if self._watched >> DRAWN & 1:
-                self._update(p, moved_unseen, DRAWN, p, 1, len(self.drawn) + 1)
-            if self.backdoor_left:
-                self.backdoor_left -= 1
-            else:
-                mine[BAC] -= 1
-                self.pool[p] += 1
-            self.log.append((PUBLIC, {"event": "keep", "seat": p}))
-            self.log.append((p, {"event": "kept", "seat": p, "card": CARD_CODES[card]}))
+        mine[action.a] -= 1
+        mine[action.b] += 1
+        self.log.append((PUBLIC, {"event": "move", "seat": p, "from": ROOM_CODES[action.a],
+                                  "to": ROOM_CODES[action.b]}))
 
-    def _place(self, p: int, room: int, source: int, event: str) -> None:
+    def _apply_end(self, action: PalaisAction) -> None:
+        self._end_step(self.seat)
+
+    def _apply_gate(self, action: PalaisAction) -> None:
+        """§2.1: a servant to the Gate, from the allowance (fixed at the first one)."""
+        if self.gate_left < 0:
+            self.gate_left = self.gate_allowance()
+        self.gate_left -= 1
+        self._place(GAT, action.a if action.kind == A.GATE_FROM else -1, "gate")
+
+    def _apply_mint(self, action: PalaisAction) -> None:
+        p = self.seat
+        amount = self.mint_income()
+        self._gain_gold(p, amount)
+        self.mint_done = True
+        self.log.append((PUBLIC, {"event": "mint", "seat": p, "gold": amount}))
+
+    def _apply_king(self, action: PalaisAction) -> None:
+        self.king_done = True
+        self._place(KIN, action.a if action.kind == A.KING_FROM else -1, "king")
+
+    def _apply_pomp(self, action: PalaisAction) -> None:
+        self.pomp_done = True
+        self._place(POM, action.a if action.kind == A.POMP_FROM else -1, "pomp")
+
+    def _apply_edge(self, action: PalaisAction) -> None:
+        """§2.4: the servant on the emptied edge square, then the noble's privilege."""
+        p = self.seat
+        square = self.edge_square
+        from_pool = action.kind == A.EDGE_POOL
+        if from_pool:
+            self.pool[p] -= 1
+        else:
+            self.rooms[p][action.a] -= 1
+        self.garden_servants[square] = p
+        self.edge_square = -1
+        self.log.append((PUBLIC, {"event": "edge", "seat": p, "square": SQUARE_NAMES[square],
+                                  "from": "pool" if from_pool else ROOM_CODES[action.a]}))
+        self._take_privilege(p, self.owned[p][-1])
+
+    def _apply_keep(self, action: PalaisAction) -> None:
+        """§2.5: a drawn card to the hand, for a virtual unit first, else a Back-door servant."""
+        p = self.seat
+        card = action.a
+        self.drawn.remove(card)
+        self.hands[p][card] += 1
+        if self._watched >> DRAWN & 1:
+            self._update(p, moved_unseen, DRAWN, p, 1, len(self.drawn) + 1)
+        if self.backdoor_left:
+            self.backdoor_left -= 1
+        else:
+            self.rooms[p][BAC] -= 1
+            self.pool[p] += 1
+        self.log.append((PUBLIC, {"event": "keep", "seat": p}))
+        self.log.append((p, {"event": "kept", "seat": p, "card": CARD_CODES[card]}))
+
+    def _place(self, room: int, source: int, event: str) -> None:
         """§2.0 placing rule: from the pool, or (pool empty) moved from another room."""
+        p = self.seat
+        mine = self.rooms[p]
         if source < 0:
             self.pool[p] -= 1
         else:
-            self.rooms[p][source] -= 1
-        self.rooms[p][room] += 1
+            mine[source] -= 1
+        mine[room] += 1
         self.log.append((PUBLIC, {"event": event, "seat": p, "from": "pool" if source < 0 else ROOM_CODES[source]}))
 
-    def _setup_place(self, p: int, room: int) -> None:
-        self.rooms[p][room] += 1
+    def _apply_place(self, action: PalaisAction) -> None:
+        """Setup: a servant from the pool to a room; the next seat places once this one is done."""
+        p = self.seat
+        self.rooms[p][action.a] += 1
         self.pool[p] -= 1
         self.setup_left -= 1
-        self.log.append((PUBLIC, {"event": "place", "seat": p, "room": ROOM_CODES[room]}))
+        self.log.append((PUBLIC, {"event": "place", "seat": p, "room": ROOM_CODES[action.a]}))
         if self.setup_left == 0:
             following = (p + 1) % self.players
             if following == self.start_seat:
-                self.phase = PLAY
+                self._set_phase(PLAY)
                 self._begin_turn(following)
             else:
                 self.seat = following
@@ -537,9 +559,11 @@ class PalaisRoyalState(GameState[PalaisAction]):
         self.gold[p] += amount
         self.bank -= amount
 
-    def _play(self, p: int, card: int) -> None:
+    def _apply_play(self, action: PalaisAction) -> None:
         """§2.7, §4.3: a card's effect by its code; numbers from cards.toml."""
         rules = self.rules
+        p = self.seat
+        card = action.a
         self.hands[p][card] -= 1
         if self._watched >> p & 1:
             self._update(p, removed_in_public, p, card, sum(self.hands[p]) + 1)
@@ -575,9 +599,11 @@ class PalaisRoyalState(GameState[PalaisAction]):
         self.counters[3] += 1
         self.log.append((PUBLIC, {"event": "play", "seat": p, "card": CARD_CODES[card]}))
 
-    def _recruit(self, p: int, square: int) -> None:
+    def _apply_recruit(self, action: PalaisAction) -> None:
         """§2.4 payment and taking the tile."""
         rules = self.rules
+        p = self.seat
+        square = action.a
         tile = self.garden[square]
         cost = self.recruit_cost(square, p)
         mine = self.rooms[p]
@@ -635,9 +661,10 @@ class PalaisRoyalState(GameState[PalaisAction]):
         else:
             self.waiting[p][privilege] += param
 
-    def _draw(self, p: int) -> None:
+    def _apply_draw(self, action: PalaisAction) -> None:
         """§2.5: draw N cards one by one, reshuffling the discard pile when the deck runs out; the
         drawer sees them, so undo stops here."""
+        p = self.seat
         self.seal_history()
         wanted = self.backdoor_units()
         deck = self.deck
@@ -685,7 +712,7 @@ class PalaisRoyalState(GameState[PalaisAction]):
             self.log.append((PUBLIC, shown))
         if self.final_round and p == (self.start_seat - 1) % self.players:
             self._reset_turn()
-            self.phase = OVER
+            self._set_phase(OVER)
             self.step = 0
             scores = self.scores()
             self.log.append((PUBLIC, {"event": "game_over", "scores": scores, "winners": self._winners_of(scores)}))
@@ -920,7 +947,7 @@ class PalaisRoyalState(GameState[PalaisAction]):
         other = type(self).__new__(type(self))
         self._copy_common_to(other)
         other.rules = self.rules
-        other.phase = self.phase
+        other._set_phase(self.phase)
         other.seat = self.seat
         other.start_seat = self.start_seat
         other.setup_left = self.setup_left
@@ -1059,3 +1086,34 @@ class PalaisRoyalState(GameState[PalaisAction]):
         tokens = notation.split()
         return tokens if len(tokens) > 1 else None
 
+
+#: ``legal_actions`` by step (0: setup, or the game is over).
+_ACTIONS_OF_STEP: tuple[Callable[[PalaisRoyalState], tuple[PalaisAction, ...]], ...] = (
+    PalaisRoyalState._setup_actions,
+    PalaisRoyalState._gate_actions,
+    PalaisRoyalState._move_actions,
+    PalaisRoyalState._mint_king_pomp_actions,
+    PalaisRoyalState._recruit_step_actions,
+    PalaisRoyalState._backdoor_actions,
+)
+
+#: ``apply`` by action kind.
+_APPLY_BY_KIND: dict[int, Callable[[PalaisRoyalState, PalaisAction], None]] = {
+    A.PLACE: PalaisRoyalState._apply_place,
+    A.PLAY: PalaisRoyalState._apply_play,
+    A.GATE: PalaisRoyalState._apply_gate,
+    A.GATE_FROM: PalaisRoyalState._apply_gate,
+    A.MOVE: PalaisRoyalState._apply_move,
+    A.MINT: PalaisRoyalState._apply_mint,
+    A.KING: PalaisRoyalState._apply_king,
+    A.KING_FROM: PalaisRoyalState._apply_king,
+    A.POMP: PalaisRoyalState._apply_pomp,
+    A.POMP_FROM: PalaisRoyalState._apply_pomp,
+    A.RECRUIT_KIND: PalaisRoyalState._apply_recruit,
+    A.EDGE_POOL: PalaisRoyalState._apply_edge,
+    A.EDGE_FROM: PalaisRoyalState._apply_edge,
+    A.DRAW: PalaisRoyalState._apply_draw,
+    A.KEEP: PalaisRoyalState._apply_keep,
+    A.END: PalaisRoyalState._apply_end,
+}
+_APPLY_OF_KIND = tuple(_APPLY_BY_KIND[kind] for kind in range(len(_APPLY_BY_KIND)))  # indexed by kind
