@@ -48,7 +48,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import importlib
+import importlib.util
 import json
 import math
 import multiprocessing
@@ -65,6 +67,7 @@ import tempfile
 import time
 import zlib
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.cookiejar import CookieJar, DefaultCookiePolicy
 from multiprocessing.connection import Connection, wait
@@ -126,6 +129,7 @@ class ClientConfig:
     deadline: float
     routing: str = "table"
     setup_concurrency: int = 16
+    ws_client: str = "websockets"
 
 
 @dataclass
@@ -146,6 +150,8 @@ class Stats:
     stalls: int = 0
     setup_errors: Counter[str] = field(default_factory=Counter)
     replaced: int = 0
+    opened: int = 0  # sockets opened since the previous report (the level's setup included)
+    deflated: int = 0  # of which with permessage-deflate
 
 
 @dataclass
@@ -159,14 +165,168 @@ class Pending:
     late: bool = False  # already counted as a timeout; still waited for, up to LOST_AFTER timeouts
 
 
+loads: Callable[[bytes | str], Any] = json.loads
+with contextlib.suppress(ImportError):  # orjson (one of meeple's dependencies) reads the same, faster
+    import orjson
+
+    loads = orjson.loads
+
+#: what a client offers, as browsers do (``client_max_window_bits``: any window the server likes)
+DEFLATE_OFFER = "permessage-deflate; client_max_window_bits"
+#: the 4 bytes a permessage-deflate sender strips from the end of each compressed message (RFC 7692, 7.2.2)
+DEFLATE_TAIL = b"\x00\x00\xff\xff"
+
+
+class SeatSocket:
+    """A seat's WebSocket, whichever library carries it: ``send`` a text, ``close``; each message received
+    is handed to ``deliver`` (its JSON payload, decompressed) and the closing to ``closed``, once."""
+
+    failed = False  # it closed because this client failed to read a message, not because the server closed it
+    deflate = False  # the server agreed to permessage-deflate
+
+    async def send(self, text: str) -> None:
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+
+class WebsocketsSocket(SeatSocket):
+    """On ``websockets`` (asyncio): a reader task a socket, the library's own permessage-deflate."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.reader: asyncio.Task[None] | None = None
+
+    async def read(self, deliver: Callable[[bytes], None], closed: Callable[[SeatSocket], None]) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            while True:
+                deliver(await self.ws.recv(decode=False))
+        except ConnectionClosed:
+            pass
+        except asyncio.CancelledError:
+            return
+        except Exception:
+            self.failed = True
+        closed(self)
+
+    async def send(self, text: str) -> None:
+        await self.ws.send(text)
+
+    async def close(self) -> None:
+        if self.reader is not None and self.reader is not asyncio.current_task():
+            self.reader.cancel()
+        await self.ws.close()
+
+
+async def open_websockets(url: str, compression: bool, deliver: Callable[[bytes], None],
+                          closed: Callable[[SeatSocket], None]) -> SeatSocket:
+    from websockets.asyncio.client import connect
+
+    ws = await connect(url, compression="deflate" if compression else None, max_size=None, ping_interval=None,
+                       proxy=None, open_timeout=30, close_timeout=2)
+    socket = WebsocketsSocket(ws)
+    socket.deflate = bool(ws.protocol.extensions)
+    socket.reader = asyncio.get_running_loop().create_task(socket.read(deliver, closed))
+    return socket
+
+
+@functools.cache
+def picows_socket_class() -> Any:
+    """The picows socket (a Cython WebSocket client for asyncio: frames are parsed in C and handed to a
+    callback, no task or future a message, about a third of ``websockets``' CPU a message here). picows
+    negotiates no extension, so permessage-deflate is offered in a header and decoded here with zlib;
+    this client's own messages go uncompressed, which the extension allows."""
+    import picows
+
+    text, binary, continuation, close = (picows.WSMsgType.TEXT, picows.WSMsgType.BINARY,
+                                         picows.WSMsgType.CONTINUATION, picows.WSMsgType.CLOSE)
+
+    class PicowsSocket(SeatSocket, picows.WSListener):
+        def __init__(self, deliver: Callable[[bytes], None], closed: Callable[[SeatSocket], None]) -> None:
+            self.deliver, self.closed = deliver, closed
+            self.transport: Any = None
+            self.inflater: Any = None
+            self.fresh_inflater = False  # the server said server_no_context_takeover: one context a message
+            self.parts: list[bytes] = []
+            self.compressed = False
+            self.gone = asyncio.get_running_loop().create_future()
+
+        def on_ws_connected(self, transport: Any) -> None:
+            self.transport = transport
+            agreed = ",".join(transport.response.headers.getall("Sec-WebSocket-Extensions", []))
+            if "permessage-deflate" in agreed:
+                self.deflate = True
+                self.inflater = zlib.decompressobj(wbits=-15)
+                self.fresh_inflater = "server_no_context_takeover" in agreed
+
+        def on_ws_frame(self, transport: Any, frame: Any) -> None:
+            kind = frame.msg_type
+            if kind is text or kind is binary:
+                self.parts, self.compressed = [], bool(frame.rsv1)
+            elif kind is close:
+                transport.send_close(frame.get_close_code())
+                transport.disconnect()
+                return
+            elif kind is not continuation:
+                return  # ping (picows answers it) or pong
+            payload = frame.get_payload_as_bytes()
+            if not frame.fin:
+                self.parts.append(payload)
+                return
+            if self.parts:
+                payload, self.parts = b"".join([*self.parts, payload]), []
+            if self.compressed:
+                if self.fresh_inflater:
+                    self.inflater = zlib.decompressobj(wbits=-15)
+                try:
+                    payload = self.inflater.decompress(payload + DEFLATE_TAIL)
+                except (zlib.error, AttributeError):  # garbled, or compressed though nothing was agreed
+                    self.failed = True
+                    transport.disconnect()
+                    return
+            self.deliver(payload)
+
+        def on_ws_disconnected(self, transport: Any) -> None:
+            if not self.gone.done():
+                self.gone.set_result(None)
+            self.closed(self)
+
+        async def send(self, text: str) -> None:
+            self.transport.send(text_kind, text.encode())
+
+        async def close(self) -> None:
+            if self.transport is None or self.gone.done():
+                return
+            self.transport.send_close(picows.WSCloseCode.OK)
+            self.transport.disconnect(graceful=True)
+            await self.gone
+
+    text_kind = text
+    return PicowsSocket
+
+
+async def open_picows(url: str, compression: bool, deliver: Callable[[bytes], None],
+                      closed: Callable[[SeatSocket], None]) -> SeatSocket:
+    import picows
+
+    socket_class = picows_socket_class()
+    _transport, listener = await picows.ws_connect(
+        lambda: socket_class(deliver, closed), url, websocket_handshake_timeout=30,
+        extra_headers={"Sec-WebSocket-Extensions": DEFLATE_OFFER} if compression else None)
+    assert isinstance(listener, SeatSocket)
+    return listener
+
+
 class Seat:
     def __init__(self, table: Table, index: int, token: str, server: str) -> None:
         self.table = table
         self.index = index
         self.token = token
         self.server = server
-        self.ws: Any = None
-        self.reader: asyncio.Task[None] | None = None
+        self.ws: SeatSocket | None = None
         self.version = -1
         self.legal: list[str] = []
         self.acted = -1
@@ -320,6 +480,7 @@ class Client:
             "disconnects": stats.disconnects, "timeouts": stats.timeouts, "late": stats.late, "lost": stats.lost,
             "stalls": stats.stalls,
             "setup_errors": dict(stats.setup_errors), "replaced": stats.replaced,
+            "opened": stats.opened, "deflated": stats.deflated,
         }
 
     # --- tables
@@ -377,33 +538,28 @@ class Client:
         return table
 
     async def connect(self, seat: Seat) -> bool:
-        from websockets.asyncio.client import connect
+        def deliver(raw: bytes) -> None:
+            self.on_message(seat, raw, time.monotonic())
+
+        def closed(socket: SeatSocket) -> None:
+            self.spawn(self.lost(seat, socket))
 
         try:
-            seat.ws = await connect(seat.url, compression="deflate" if self.config.compression else None,
-                                    max_size=None, ping_interval=None, proxy=None, open_timeout=30,
-                                    close_timeout=2)
+            opener = open_picows if self.config.ws_client == "picows" else open_websockets
+            seat.ws = await opener(seat.url, self.config.compression, deliver, closed)
         except Exception as error:
             self.stats.setup_errors[f"connect {type(error).__name__}"] += 1
             return False
-        seat.reader = self.spawn(self.read(seat, seat.ws))
+        self.stats.opened += 1
+        self.stats.deflated += seat.ws.deflate
         return True
 
-    async def read(self, seat: Seat, ws: Any) -> None:
-        from websockets.exceptions import ConnectionClosed
-
-        try:
-            while True:
-                raw = await ws.recv(decode=False)
-                self.on_message(seat, raw, time.monotonic())
-        except ConnectionClosed:
-            pass
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            self.stats.refusals["client failure"] += 1
+    async def lost(self, seat: Seat, socket: SeatSocket) -> None:
+        """A seat's socket closed: unless the table is being closed, reconnect (a few times), else drop it."""
         table = seat.table
-        if self.stopping or table.closed or seat.ws is not ws:
+        if socket.failed:
+            self.stats.refusals["client failure"] += 1
+        if self.stopping or table.closed or seat.ws is not socket:
             return
         self.stats.disconnects += 1
         seat.ws = None
@@ -419,7 +575,7 @@ class Client:
         if self.in_window(now):
             stats.sizes.append(len(raw))
         try:
-            message = json.loads(raw)
+            message = loads(raw)
         except ValueError:
             stats.refusals["unreadable message"] += 1
             return
@@ -489,7 +645,7 @@ class Client:
         seat.acted = version
         sent = time.monotonic()
         table.pendings.append(Pending(version, seat.index, sent, self.in_window(sent)))
-        with contextlib.suppress(Exception):  # a closed socket is counted by its reader
+        with contextlib.suppress(Exception):  # a closed socket is counted when it reports its closing
             await seat.ws.send(json.dumps({"type": "act", "action": action, "version": version}))
 
     async def drop(self, table: Table, replace: bool = False) -> None:
@@ -511,8 +667,6 @@ class Client:
         if ws is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(ws.close(), timeout=3)
-        if seat.reader is not None and seat.reader is not asyncio.current_task():
-            seat.reader.cancel()
 
     async def close_all(self) -> None:
         tables = list(self.tables.values())
@@ -845,6 +999,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--client-procs", type=int, default=2, help="client processes (default 2)")
     parser.add_argument("--no-compression", action="store_true",
                         help="do not offer permessage-deflate (browsers do, so by default the client does too)")
+    parser.add_argument("--ws-client", choices=("auto", "picows", "websockets"), default="auto",
+                        help="the clients' WebSocket library: picows (Cython, ~a third of the CPU a message), "
+                             "websockets, or auto: picows when it is installed (pip install picows)")
     parser.add_argument("--seed", type=int, default=1)
     where = parser.add_argument_group("servers")
     where.add_argument("--url", action="append",
@@ -890,6 +1047,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
             host = urlsplit(url).hostname if url and "://" in url else None
             if host is not None and host not in LOOPBACK_HOSTS:
                 parser.error(f"{url!r}: this benchmark only talks to services on 127.0.0.1")
+    if args.ws_client == "auto":
+        args.ws_client = "picows" if importlib.util.find_spec("picows") is not None else "websockets"
+    elif args.ws_client == "picows" and importlib.util.find_spec("picows") is None:
+        parser.error("--ws-client picows: picows is not installed (pip install picows)")
     if args.spread_moves is None:
         args.spread_moves = DEFAULT_SPREAD.get(args.game, 100)
     return args
@@ -949,7 +1110,7 @@ class Run:
                 players=self.args.players, think=self.args.think, jitter=self.args.jitter,
                 timeout=self.args.timeout, setup_timeout=self.args.setup_timeout,
                 compression=not self.args.no_compression, seed=self.args.seed * 1000 + index,
-                deadline=self.deadline, routing=self.args.routing)
+                deadline=self.deadline, routing=self.args.routing, ws_client=self.args.ws_client)
             process = context.Process(target=client_main, args=(theirs, config), name=f"load-client-{index}",
                                       daemon=True)
             process.start()
@@ -1070,6 +1231,8 @@ class Run:
             ("bytes per message mean", f"{sum(sizes) / len(sizes):.0f}" if sizes else "n/a"),
             ("bytes per message p99", f"{percentile([float(s) for s in sizes], 99) or 0:.0f}" if sizes else "n/a"),
             ("bytes per move", f"{sum(sizes) / moves:.0f}" if moves else "n/a"),
+            ("sockets opened", sum(r["opened"] for r in reports)),
+            ("sockets opened with permessage-deflate", sum(r["deflated"] for r in reports)),
         ]
         server_cpu = 0.0
         by_server: Counter[str] = Counter()
@@ -1179,7 +1342,8 @@ def main(argv: list[str] | None = None) -> int:
         spread = f"up to {args.spread_moves} moves" if args.spread else "no"
         print(f"game: {args.game}, {args.players} human seats a table, think {args.think} s "
               f"(±{args.jitter * 100:.0f}%), spread: {spread}")
-        print(f"client processes: {args.client_procs}; cores: {os.cpu_count()} (shared by server and client)",
+        print(f"client processes: {args.client_procs} ({args.ws_client}); cores: {os.cpu_count()} "
+              "(shared by server and client)",
               flush=True)
         run = Run(args, servers, deadline)
         try:

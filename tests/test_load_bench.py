@@ -1,12 +1,16 @@
 """``bench/load_server.py`` runs end to end: a few seconds of 2 Citadels tables against a real ``meeple serve``
-on a temporary SQLite file, printing its figures with moves made and no errors."""
+on a temporary SQLite file, printing its figures with moves made and no errors, with either WebSocket client
+library (picows decodes permessage-deflate itself: every socket must have it and every message must read)."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 KEYS = (
@@ -17,12 +21,15 @@ KEYS = (
 )
 
 
-def test_load_benchmark_plays_two_tables_without_errors(tmp_path: Path) -> None:
+@pytest.mark.parametrize("client", ["websockets", "picows"])
+def test_load_benchmark_plays_two_tables_without_errors(tmp_path: Path, client: str) -> None:
+    if client == "picows" and importlib.util.find_spec("picows") is None:
+        pytest.skip("picows is not installed (pip install -e '.[bench]')")
     env = {key: value for key, value in os.environ.items() if not key.startswith("MEEPLE_")}
     env.update(TMPDIR=str(tmp_path), PYTHONPATH=str(ROOT))
     result = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "load_server.py"), "--tables", "2", "--duration", "3",
-         "--warmup", "1", "--think", "0.2", "--client-procs", "1", "--timeout", "5"],
+         "--warmup", "1", "--think", "0.2", "--client-procs", "1", "--timeout", "5", "--ws-client", client],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
     )
     assert result.returncode == 0, result.stdout + result.stderr
@@ -35,6 +42,9 @@ def test_load_benchmark_plays_two_tables_without_errors(tmp_path: Path) -> None:
     assert not missing, f"missing {missing} in:\n{result.stdout}"
     assert any(key.startswith("server0 pid") and key.endswith("cpu %") for key in figures), result.stdout
     assert figures["tables"] == "2"
+    assert f"client processes: 1 ({client})" in result.stdout
+    assert int(figures["sockets opened"]) >= 8
+    assert figures["sockets opened with permessage-deflate"] == figures["sockets opened"], result.stdout
     assert float(figures["moves/s"]) > 0, result.stdout
     assert figures["errors"] == "0", result.stdout
     assert float(figures["fan-out latency p99 ms"]) >= float(figures["fan-out latency p50 ms"]) > 0
