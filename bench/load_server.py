@@ -10,7 +10,8 @@ It starts ``meeple serve`` (``--processes N`` of them, on free ports of 127.0.0.
 file unless ``--database`` says otherwise), or attaches to servers given by ``--url`` (loopback only).
 Then, for each level of ``--tables`` in turn, its client processes (``--client-procs``) bring the
 number of tables up to that level: each table is created and its seats taken over the HTTP API (one
-seat token each), one WebSocket is opened per seat, and the seats play. A seat whose message carries
+seat token each), one WebSocket is opened per seat (picows when it is installed, else ``websockets``:
+``--ws-client``; offering permessage-deflate, as browsers do), and the seats play. A seat whose message carries
 legal actions waits the think time (``--think``, jittered by ``--jitter``) and sends a random one
 with the message's ``version``. With ``--spread`` every new table is first fast-forwarded by a random
 number of moves (think time 0) so that the tables are spread over the whole length of a game. A
