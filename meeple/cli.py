@@ -21,7 +21,7 @@ from rich.progress import (
 from rich.table import Table
 from typer.core import TyperCommand
 
-from meeple.bots import BOT_KINDS, level_name, make_bot
+from meeple.bots import BOT_KINDS, BUDGET_CLOCKS, level_name, make_bot
 from meeple.bots.heuristics import has_heuristic
 from meeple.core.contract import Game, GameState
 from meeple.core.errors import MeepleError
@@ -282,6 +282,11 @@ def tournament(
         "--ray", metavar="[ADDRESS]",
         help="Play on Ray (pip install 'meeple\\[ray]'): alone, a Ray instance on this machine for the run; auto, "
              "the cluster this machine joined; HOST:PORT or ray://HOST:PORT, that cluster. Same results.")] = None,
+    budget_clock: Annotated[str, typer.Option(
+        metavar="|".join(BUDGET_CLOCKS),
+        help="How the searching bots (hard, expert) measure their time a move: wall, the elapsed time, as a "
+             "player waits; cpu, the CPU time of their own thread, what they would do on an idle core however "
+             "busy the machine (results that do not depend on its load).")] = "wall",
 ) -> None:
     """Bots against bots with seats rotated: win shares with 95% intervals, mean scores, ratings.
     Ctrl-C stops at once and reports the games that finished."""
@@ -292,6 +297,9 @@ def tournament(
     levels = _levels(game, bots, count)
     chosen_options = _parse_options(option, preset)
     _new_game(chosen, count, seed, chosen_options)  # validates the lineup size and options up front
+    if budget_clock not in BUDGET_CLOCKS:
+        raise typer.BadParameter(f"{budget_clock!r} is not one of {', '.join(BUDGET_CLOCKS)}",
+                                 param_hint="--budget-clock")
     if ray is not None:
         try:
             require_ray()
@@ -303,7 +311,7 @@ def tournament(
                                      decisions=0)
             result = run_tournament(game, levels, games, seed=seed, options=chosen_options, workers=workers,
                                     on_progress=_on_progress(progress, task), ray_address=ray,
-                                    on_ready=console.print)
+                                    on_ready=console.print, budget_clock=budget_clock)
     except KeyboardInterrupt:  # before the first game began or after the last one
         result = None
     except RayUnavailable as error:

@@ -9,6 +9,11 @@ package, fed with each game's finishing order (winners first, then by score).
 Ctrl-C stops a tournament at once: the worker processes ignore it and are ended by the main process,
 which keeps the games that finished (``interrupted`` is then true) and rates those.
 
+``budget_clock`` says how the searching bots (``hard``, ``expert``) measure their time budget a move:
+``"wall"``, elapsed time, as for a player waiting; ``"cpu"``, the CPU time of the thread that searches,
+so that every search gets what it would on an idle core however many games or other programs share the
+machine, and the results do not depend on its load. Every game carries it, in worker processes and on Ray.
+
 With ``ray_address`` the games run as tasks on a Ray cluster instead (Ray is an optional dependency:
 ``pip install 'meeple[ray]'``). Every game still depends on its index and seed only, so the records and
 the table are the same as with the local pool, game for game; see ``docs/tournaments.md``.
@@ -36,12 +41,13 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from meeple.bots import make_bot
+from meeple.bots import BUDGET_CLOCKS, make_bot
 from meeple.core.registry import load_game
 from meeple.simulate import PROGRESS_EVERY, ProgressCallback, ProgressThrottle, games_done, play_bot_game
 
-#: One game to play: game name, lineup, game index, seed, options (the arguments of ``play_tournament_game``).
-Job = tuple[str, list[str], int, int, dict[str, Any]]
+#: One game to play: game name, lineup, game index, seed, options, budget clock (the arguments of
+#: ``play_tournament_game``).
+Job = tuple[str, list[str], int, int, dict[str, Any], str]
 
 
 def entry_names(kinds: Sequence[str]) -> list[str]:
@@ -72,14 +78,15 @@ class GameRecord:
 
 def play_tournament_game(
     game_name: str, kinds: Sequence[str], index: int, seed: int, options: Mapping[str, Any] | None,
-    on_action: Callable[[int], None] | None = None,
+    budget_clock: str = "wall", on_action: Callable[[int], None] | None = None,
 ) -> GameRecord:
-    """Play game ``index`` of a tournament; a module-level function so worker processes can run it."""
+    """Play game ``index`` of a tournament, the searching bots' budgets on ``budget_clock``; a
+    module-level function so worker processes can run it."""
     players = len(kinds)
     seat_of_entry = tuple((entry + index) % players for entry in range(players))
     bots: list[Any] = [None] * players
     for entry, seat in enumerate(seat_of_entry):
-        bots[seat] = make_bot(kinds[entry], seed=f"{seed}:{entry}")
+        bots[seat] = make_bot(kinds[entry], seed=f"{seed}:{entry}", budget_clock=budget_clock)
     started = time.perf_counter()
     state = load_game(game_name).new_game(players=players, seed=seed, options=options)
     decisions = 0
@@ -160,11 +167,13 @@ class TournamentResult:
     interrupted: bool = False
     runner: str = "processes"  # or "ray"
     startup_seconds: float = 0.0  # of ``seconds``: starting or reaching the Ray cluster
+    budget_clock: str = "wall"  # how the searching bots measured their time budgets
 
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game, "players": len(self.kinds), "bots": self.kinds, "seed": self.seed,
-            "options": self.options, "games": len(self.records), "interrupted": self.interrupted,
+            "options": self.options, "budget_clock": self.budget_clock, "games": len(self.records),
+            "interrupted": self.interrupted,
             "seconds": self.seconds, "runner": self.runner, "startup_seconds": self.startup_seconds,
             "mean_actions": sum(r.actions for r in self.records) / max(len(self.records), 1),
             "entries": [entry.to_json() for entry in self.entries],
@@ -199,8 +208,10 @@ def run_tournament(
     on_progress: ProgressCallback | None = None,
     ray_address: str | None = None,
     on_ready: Callable[[str], None] | None = None,
+    budget_clock: str = "wall",
 ) -> TournamentResult:
-    """Play ``games`` games (seeds ``seed + i``), in ``workers`` processes (default: every core).
+    """Play ``games`` games (seeds ``seed + i``), in ``workers`` processes (default: every core), the
+    searching bots' time budgets on ``budget_clock`` ("wall" or "cpu", module docstring).
     ``on_progress(games_done, decisions)`` hears how far it is, also during long games; Ctrl-C stops
     early with the finished games.
 
@@ -212,13 +223,15 @@ def run_tournament(
     cannot be reached."""
     game = load_game(game_name)
     game.check_players(len(kinds))
+    if budget_clock not in BUDGET_CLOCKS:
+        raise ValueError(f"unknown budget clock {budget_clock!r}; available: {', '.join(BUDGET_CLOCKS)}")
     names = entry_names(list(kinds))
     entries = [EntryResult(name, kind) for name, kind in zip(names, kinds, strict=True)]
-    result = TournamentResult(game_name, list(kinds), seed, dict(options or {}), entries)
+    result = TournamentResult(game_name, list(kinds), seed, dict(options or {}), entries, budget_clock=budget_clock)
     processes = min(workers or os.cpu_count() or 1, games)
     started = time.perf_counter()
     # Made one by one as the games start, so that a million-game run starts at once.
-    jobs = ((game_name, list(kinds), i, seed + i, dict(options or {})) for i in range(games))
+    jobs = ((game_name, list(kinds), i, seed + i, dict(options or {}), budget_clock) for i in range(games))
     try:
         if ray_address is not None:
             result.runner = "ray"

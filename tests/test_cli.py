@@ -126,6 +126,18 @@ def test_tournament_is_reproducible_whatever_the_worker_count() -> None:
     assert one.to_json()["entries"] == two.to_json()["entries"]
 
 
+def test_the_tournament_budget_clock_is_offered_checked_and_recorded(tmp_path: Path) -> None:
+    assert "--budget-clock" in runner.invoke(app, ["tournament", "--help"]).output
+    wrong = runner.invoke(app, ["tournament", "toy", "--bots", "easy,easy", "--budget-clock", "gpu"])
+    assert wrong.exit_code != 0
+    assert "'gpu' is not one of wall, cpu" in _flat(wrong.output)
+    result = runner.invoke(app, ["tournament", "toy", "--bots", "hard,easy", "--games", "2", "--workers", "1",
+                                 "--budget-clock", "cpu", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["budget_clock"] == "cpu" and summary["games"] == 2
+
+
 def test_win_share_interval_is_wilson_and_honest_at_the_extremes() -> None:
     from meeple.tournament import EntryResult
 

@@ -8,7 +8,7 @@ from typing import Any, overload
 from meeple.bots.base import Bot
 from meeple.bots.evaluation import score_evaluation
 from meeple.bots.heuristics import GameHeuristicBot, has_heuristic, ranked_by
-from meeple.bots.ismcts import ISMCTSBot
+from meeple.bots.ismcts import BUDGET_CLOCKS, ISMCTSBot
 from meeple.bots.random_bot import RandomBot
 from meeple.core.contract import GameState
 
@@ -137,6 +137,9 @@ BOT_KINDS: dict[str, Callable[[int | str], Bot]] = {
     "expert": expert_bot,
 }
 
+#: The levels that search under a time budget, whose factories take ``budget_clock`` (``BUDGET_CLOCKS``).
+TIMED_LEVELS: dict[str, Callable[..., Bot]] = {"hard": hard_bot, "expert": expert_bot}
+
 #: The levels' former names, kept so that old command lines and tables saved under them still work.
 RENAMED_LEVELS: dict[str, str] = {"random": "easy", "heuristic": "medium", "ismcts": "hard"}
 
@@ -151,16 +154,23 @@ def level_name(name: str | None) -> str | None:
     return None if name is None else RENAMED_LEVELS.get(name, name)
 
 
-def make_bot(kind: str, seed: int | str = 0) -> Bot:
-    """A bot of the named level (or its former name) with its own seed; unknown names raise ``ValueError``."""
+def make_bot(kind: str, seed: int | str = 0, budget_clock: str = "wall") -> Bot:
+    """A bot of the named level (or its former name) with its own seed; a searching level measures its
+    time budget on ``budget_clock`` (``BUDGET_CLOCKS``: "wall" or "cpu"). Unknown names raise ``ValueError``."""
+    level = level_name(kind)
     try:
-        factory = BOT_KINDS[level_name(kind)]
+        factory = BOT_KINDS[level]
     except KeyError:
         raise ValueError(f"unknown bot {kind!r}; available: {', '.join(BOT_KINDS)}") from None
+    if budget_clock not in BUDGET_CLOCKS:
+        raise ValueError(f"unknown budget clock {budget_clock!r}; available: {', '.join(BUDGET_CLOCKS)}")
+    if budget_clock != "wall" and level in TIMED_LEVELS:
+        return TIMED_LEVELS[level](seed, budget_clock=budget_clock)
     return factory(seed)
 
 
 __all__ = [
-    "BOT_KINDS", "HARD_SETTINGS", "HARD_SETTINGS_BY_GAME", "RENAMED_LEVELS", "Bot", "HardBot", "ISMCTSBot",
-    "RandomBot", "RolloutPolicy", "build_search", "expert_bot", "hard_bot", "level_name", "make_bot",
+    "BOT_KINDS", "BUDGET_CLOCKS", "HARD_SETTINGS", "HARD_SETTINGS_BY_GAME", "RENAMED_LEVELS", "TIMED_LEVELS", "Bot",
+    "HardBot", "ISMCTSBot", "RandomBot", "RolloutPolicy", "build_search", "expert_bot", "hard_bot", "level_name",
+    "make_bot",
 ]

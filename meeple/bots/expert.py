@@ -39,6 +39,10 @@ EXPERT_SETTINGS_BY_GAME: dict[str, dict[str, Any]] = {
 
 #: Seconds the main process waits for a worker beyond the deadline before going on without it.
 REPLY_GRACE = 0.3
+#: Under the CPU clock (``budget_clock="cpu"``), seconds of elapsed time the main process waits for a
+#: worker after its own search: a worker's budget is then its own CPU time, which a loaded machine
+#: stretches in elapsed time, and only a worker lost for good should be given up.
+CPU_REPLY_PATIENCE = 60.0
 
 _pool: Pool | None = None
 _pool_owner = 0  # the process that made ``_pool`` (a forked child must not use its parent's)
@@ -103,9 +107,10 @@ def _close_pool() -> None:
 atexit.register(_close_pool)
 
 def _search_in_worker(game_name: str, seed: str, overrides: dict[str, Any], state: GameState[Any],
-                      candidates: list[Any] | None, started: float) -> RootStatistics:
-    """One independent search in a worker process, on the same clock as the main process's
-    (``time.perf_counter`` is the system's monotonic clock on Linux)."""
+                      candidates: list[Any] | None, started: float | None) -> RootStatistics:
+    """One independent search in a worker process, on the same wall clock as the main process's
+    (``time.perf_counter`` is the system's monotonic clock on Linux), or under the CPU clock
+    (``started`` None) on its own thread's CPU time from the start of its search."""
     search = build_search(game_name, seed, overrides, base=expert_settings(game_name))
     return search.search(state, candidates, started=started)
 
@@ -133,9 +138,10 @@ class ExpertBot:
         return self._search
 
     def choose(self, state: GameState[Any]) -> Any:
-        started = time.perf_counter()
         game_name = state.game.name
         search = self.search_for(game_name)
+        started = search.clock()
+        on_wall = search.budget_clock == "wall"  # else each process's CPU time, counted from its own start
         legal = list(state.legal_actions())
         if len(legal) == 1:
             self.last_iterations = self.last_rollouts = 0
@@ -150,12 +156,16 @@ class ExpertBot:
         if pool is not None:
             for index in range(workers):
                 seed = f"{self.seed}/worker{index}/{self.decisions}"
-                replies.append(pool.apply_async(_search_in_worker,
-                                                (game_name, seed, self.overrides, state, candidates, started)))
+                replies.append(pool.apply_async(_search_in_worker, (game_name, seed, self.overrides, state,
+                                                                    candidates, started if on_wall else None)))
         statistics = search.search(state, candidates, started=started)
         budget = search.time_limit or 0.0
+        searched = time.perf_counter()
         for reply in replies:
-            remaining = started + budget + REPLY_GRACE - time.perf_counter()
+            if on_wall:
+                remaining = started + budget + REPLY_GRACE - time.perf_counter()
+            else:
+                remaining = searched + CPU_REPLY_PATIENCE - time.perf_counter()
             try:
                 statistics.merge(reply.get(timeout=max(0.01, remaining)))
             except multiprocessing.TimeoutError:
