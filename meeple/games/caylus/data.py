@@ -177,6 +177,8 @@ GOLD_PP = 3
 PLAIN_PER_PP = 3
 DENIERS_PER_PP = 4
 
+OVER = 8  # the phase after the game's end (phases 1-7 are those of a turn, §2)
+
 # Decision kinds (rules §7.3): what the seat on turn is asked now, by number and by the name views use.
 (P_NONE, P_PLACE, P_GATE, P_GUILD, P_JOUST, P_INN, P_PROVOST, P_ACTIVATE, P_BONUS, P_CASTLE, P_FAV_ROW,
  P_FAV_RES, P_FAV_BLD) = range(13)

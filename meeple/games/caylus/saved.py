@@ -18,6 +18,7 @@ from meeple.games.caylus.data import (
     LOTS,
     NEUTRAL,
     NEUTRAL_IDS,
+    OVER,
     PRESTIGE_IDS,
     RESIDENCE_ID,
     SECTION_SIZE,
@@ -62,6 +63,7 @@ def load_into(state: CaylusState, body: Any) -> None:
     big = 1 << 30
     state.turn = _int(body["turn"], 1, 40, "turn")
     state.phase = _int(body["phase"], 1, 8, "phase")
+    state.is_over = state.phase == OVER
     state.cur = _int(body["cursor"], 0, LAST_SPACE + 1, "cursor")
     state.sub = _int(body["sub"], 0, 1, "sub")
     state.p2i = _int(body["placing"], 0, n - 1, "placing")

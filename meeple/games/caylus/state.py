@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import compress
+from operator import add
 from typing import Any, Self
 
 from meeple.core.contract import JSON, GameState
@@ -47,6 +48,7 @@ from meeple.games.caylus.data import (
     LOTS,
     NEUTRAL,
     NEUTRAL_IDS,
+    OVER,
     P_ACTIVATE,
     P_BONUS,
     P_CASTLE,
@@ -105,8 +107,8 @@ from meeple.games.caylus.saved import load_into
 from meeple.games.caylus.views import ACTION_LIST as VIEW_ACTIONS
 from meeple.games.caylus.views import build_view
 
-# Decision kinds (rules §7.3): P_NONE … P_FAV_BLD and PENDING_NAMES live in data.py (the lens names them).
-OVER = 8
+# Decision kinds (rules §7.3): P_NONE … P_FAV_BLD and PENDING_NAMES live in data.py (the lens names them),
+# as does the phase OVER.
 
 # Log events: tuples (code, seat, a, b) of ints, turned into dicts only in ``view``.
 (EV_ACTION, EV_INCOME, EV_BAILIFF, EV_SCORING, EV_CASTLE_PENALTY, EV_BEST_BUILDER, EV_FAVOUR_LOST, EV_TURN,
@@ -119,6 +121,7 @@ TARGET_BY_NAME = {name: t for t, name in SPECIAL_NAMES.items()}
 Log = tuple[int, int, int, int]
 
 ROAD = tuple(range(1, LAST_SPACE + 1))
+INCOME_OF = tuple(tile.income for tile in TILES)  # [tile] its phase-1 income
 #: ``WORKABLE_AT[tile]`` for a road tile number, where -1 (an empty lot) reads the final ``False``.
 WORKABLE_AT = (*WORKABLE, False)
 PLACE_BY_TARGET = tuple(A.PLACE.get(t, A.PASS) for t in range(T_CASTLE + 1))
@@ -135,6 +138,10 @@ _PRODUCE_OF = tuple(tuple(A.PRODUCE[c] for c in tile.produce) for tile in TILES)
 
 class CaylusState(GameState[Act]):
     """One game of Caylus. Everything is public (§6); fields are plain ints and lists for speed."""
+
+    #: a plain attribute, not a property: asked before every decision; True only once ``phase`` is OVER
+    #: (set where the game ends and by ``load_into``)
+    is_over: bool = False
 
     # options, read once
     lawyer_pp: int
@@ -188,7 +195,7 @@ class CaylusState(GameState[Act]):
     fsub_col: int
     log: list[Log]
     _legal: tuple[Act, ...]
-    _open_places: tuple[Act, ...] | None  # phase 2: placements on free workable road spaces, in road order
+    _open_places: tuple[Act, ...] | None  # phase 2: ``_open_places_now``, kept up to date as workers are placed
 
     # --- setup --------------------------------------------------------------------------------
 
@@ -266,10 +273,6 @@ class CaylusState(GameState[Act]):
     @property
     def current_player(self) -> int | None:
         return None if self.phase == OVER else self.ps
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
 
     def legal_actions(self) -> Sequence[Act]:
         return self._legal
@@ -450,11 +453,9 @@ class CaylusState(GameState[Act]):
     def _income(self) -> None:
         n = self.players
         gain = [INCOME] * n
-        owner = self.owner
-        tile = self.tile
-        for s, o in enumerate(owner):
+        for o, t in zip(self.owner, self.tile, strict=True):
             if o >= 0:
-                gain[o] += TILES[tile[s]].income
+                gain[o] += INCOME_OF[t]
         for p in range(n):
             self.money[p] += gain[p]
             self.log.append((EV_INCOME, p, gain[p], 0))
@@ -579,6 +580,7 @@ class CaylusState(GameState[Act]):
         x = self.scored
         if x == 3:
             self.phase = OVER
+            self.is_over = True
             self.log.append((EV_GAME_OVER, -1, 0, 0))
             return False
         if self.castle_count[x] < SECTION_SIZE[x] and self.bailiff < SECTION_MARK[x]:
@@ -643,15 +645,15 @@ class CaylusState(GameState[Act]):
 
     def _place_worker(self, p: int, target: int) -> None:
         """Put one of ``p``'s workers on a target (phase 2 placement or a gate move)."""
+        open_places = self._open_places
+        if open_places is not None:
+            if self.phase != 2:
+                self._open_places = None
+            elif target != T_CASTLE and (target != T_STABLES or len(self.stables) == 2):  # now full
+                index = open_places.index(PLACE_BY_TARGET[target])  # legal, so it was open
+                self._open_places = open_places[:index] + open_places[index + 1:]
         if target <= LAST_SPACE:
             self.worker[target] = p
-            open_places = self._open_places
-            if open_places is not None:
-                if self.phase == 2:  # the placement was legal, so its space was open
-                    index = open_places.index(PLACE_BY_TARGET[target])
-                    self._open_places = open_places[:index] + open_places[index + 1:]
-                else:
-                    self._open_places = None
             o = self.owner[target]
             if o >= 0 and o != p:
                 self.pp[o] += 1
@@ -693,15 +695,32 @@ class CaylusState(GameState[Act]):
             result.append(T_CASTLE)
         return result
 
+    def _open_places_now(self) -> tuple[Act, ...]:
+        """The phase-2 places open to every seat: the free workable road spaces in road order, then the
+        special buildings with room (the castle, open to each seat once, is left to ``_placements``)."""
+        place = PLACE_BY_TARGET
+        tile = self.tile
+        worker = self.worker
+        out = [place[s] for s in ROAD if worker[s] < 0 and WORKABLE_AT[tile[s]]]
+        if self.gate < 0:
+            out.append(place[T_GATE])
+        if self.tpost < 0:
+            out.append(place[T_TRADING_POST])
+        if self.guild < 0:
+            out.append(place[T_GUILD])
+        if self.joust < 0:
+            out.append(place[T_JOUST])
+        if self.players > 2 and len(self.stables) < 3:
+            out.append(place[T_STABLES])
+        if self.inn_left < 0:
+            out.append(place[T_INN])
+        return tuple(out)
+
     def _placements(self, p: int, money: int, out: list[Act]) -> None:
         """Phase-2 placements ``p`` can pay for: ``_targets`` and ``price`` fused for speed."""
-        place = PLACE_BY_TARGET
         open_places = self._open_places
         if open_places is None:  # once per phase 2, then kept up to date by _place_worker
-            tile = self.tile
-            worker = self.worker
-            open_places = self._open_places = tuple(
-                [place[s] for s in ROAD if worker[s] < 0 and WORKABLE_AT[tile[s]]])
+            open_places = self._open_places = self._open_places_now()
         bridge = self.bridge  # price(p, T_GATE) inlined: what a place not his own costs
         if self.inn_right == p:
             price = 1
@@ -712,23 +731,14 @@ class CaylusState(GameState[Act]):
         if money < price:  # only his own buildings, at 1 d
             owner = self.owner
             if p in owner:  # most often he has none
-                out += [action for action in open_places if owner[action.a] == p]
+                out += [action for action in open_places if action.a <= LAST_SPACE and owner[action.a] == p]
             return
         out += open_places
-        if self.gate < 0:
-            out.append(place[T_GATE])
-        if self.tpost < 0:
-            out.append(place[T_TRADING_POST])
-        if self.guild < 0:
-            out.append(place[T_GUILD])
-        if self.joust < 0:
-            out.append(place[T_JOUST])
-        if self.players > 2 and len(self.stables) < 3 and p not in self.stables:
-            out.append(place[T_STABLES])
-        if self.inn_left < 0:
-            out.append(place[T_INN])
+        stables = self.stables
+        if p in stables and len(stables) < 3:  # one worker of each seat in the stables
+            out.remove(PLACE_BY_TARGET[T_STABLES])
         if p not in self.castle:
-            out.append(place[T_CASTLE])
+            out.append(PLACE_BY_TARGET[T_CASTLE])
 
     def price(self, p: int, target: int) -> int:
         """What placing a worker on ``target`` costs ``p`` now (the table of §2.3 and §3.3)."""
@@ -1083,9 +1093,7 @@ class CaylusState(GameState[Act]):
         held = self.cubes[p]
         s = self.cur
         if kind == A.K_PRODUCE:
-            c = act.c
-            for k in range(5):
-                held[k] += c[k]
+            held[:] = map(add, held, act.c)
             owner = self.owner[s]
             if TILES[self.tile[s]].effect == E_PRODUCE_BONUS and owner >= 0 and owner != p:
                 self.sub = 1
