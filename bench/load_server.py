@@ -5,6 +5,7 @@
     python bench/load_server.py --processes 2 --database postgresql URL --redis redis://127.0.0.1:6379/0
     python bench/load_server.py --processes 2 --routing seats --database postgresql URL --redis auto
     python bench/load_server.py --url http://127.0.0.1:8000          # a server that is already running
+    python bench/load_server.py --processes 2 --cpu-quota 0.25 ...   # each server capped at a quarter core
 
 It starts ``meeple serve`` (``--processes N`` of them, on free ports of 127.0.0.1; a temporary SQLite
 file unless ``--database`` says otherwise), or attaches to servers given by ``--url`` (loopback only).
@@ -38,7 +39,10 @@ measured and printed, one figure per line (``key: value``):
   more than ``SATURATED_LAG`` the level is marked client-bound: its figures say more about the client
   than about the server.
 
-Server and client share the machine, so the client's CPU is taken from the server's. Every loop is
+Server and client share the machine, so the client's CPU is taken from the server's. ``--cpu-quota
+CORES`` caps each server process at that share of one core (a cgroup, ``bench/cpu_quota.py``; root),
+so one process and two can be compared at saturation on a machine whose other cores run the clients;
+each level then prints how often the cap held each server back (``throttled``). Every loop is
 bounded in count and time; the whole run stops by itself at a deadline computed from its arguments.
 It exits 0 after a closing ``summary:`` line, non-zero when it could not run (a server that does not
 start, a mode the server does not support yet).
@@ -882,7 +886,7 @@ def serve_help() -> str:
     return re.sub(r"\x1b\[[0-9;]*m", "", result.stdout + result.stderr)
 
 
-def start_servers(args: argparse.Namespace, database_url: str, tmp: Path) -> list[Server]:
+def start_servers(args: argparse.Namespace, database_url: str, tmp: Path, quota: Any = None) -> list[Server]:
     extra: list[str] = list(args.serve_arg or [])
     if args.redis:
         help_text = serve_help()
@@ -903,6 +907,8 @@ def start_servers(args: argparse.Namespace, database_url: str, tmp: Path) -> lis
         with log.open("wb") as out:
             process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
                                        stdin=subprocess.DEVNULL)
+        if quota is not None:
+            quota.add(process.pid)
         server = Server(f"http://127.0.0.1:{port}", process.pid, process, log)
         servers.append(server)
         return server
@@ -1017,6 +1023,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                        help="with several servers: table (each table's joins and sockets on the server its id "
                             "hashes to, as nginx's hash $table_id consistent; the default) or seats (a table's "
                             "seats on the servers in turn, so every update crosses Redis)")
+    where.add_argument("--cpu-quota", type=float, metavar="CORES",
+                       help="cap each server process at this share of one core (a cgroup; needs root), e.g. 0.25")
     where.add_argument("--serve-arg", action="append",
                        help="one more argument for `meeple serve` (repeatable), e.g. --serve-arg=--workers=2")
     args = parser.parse_args(argv)
@@ -1087,8 +1095,9 @@ def split(total: int, parts: int) -> list[int]:
 class Run:
     """The parent: servers, client processes, levels, the printed figures."""
 
-    def __init__(self, args: argparse.Namespace, servers: list[Server], deadline: float) -> None:
+    def __init__(self, args: argparse.Namespace, servers: list[Server], deadline: float, quota: Any = None) -> None:
         self.args = args
+        self.quota = quota
         self.servers = servers
         self.deadline = deadline
         self.conns: list[Connection] = []
@@ -1163,6 +1172,7 @@ class Run:
             conn.send(("measure", start, end))
         time.sleep(max(0.0, start - time.monotonic()))
         before, machine_before, own_before = self.server_sample(), machine_busy(), time.process_time()
+        throttled_before = self.throttling()
         services_before = self.service_sample()
         time.sleep(max(0.0, end - time.monotonic()))
         after, machine_after, own = self.server_sample(), machine_busy(), time.process_time() - own_before
@@ -1174,6 +1184,22 @@ class Run:
         reports = self.gather("report", args.timeout + 60)
         self.print_level(tables, setup, ready, reports, before, after, rss, machine_before, machine_after, own,
                          services)
+        for index, (periods, throttled) in self.throttling(throttled_before).items():
+            held_back = f"{throttled / periods * 100:.0f}%" if periods else "-"
+            print(f"server{index} quota: {self.args.cpu_quota} core, throttled in {held_back} of its "
+                  f"{periods} periods of 100 ms", flush=True)
+
+    def throttling(self, since: dict[int, tuple[int, int]] | None = None) -> dict[int, tuple[int, int]]:
+        """Per server number, (periods, throttled periods) of its CPU quota, since ``since`` if given."""
+        if self.quota is None:
+            return {}
+        counts: dict[int, tuple[int, int]] = {}
+        for number, server in enumerate(self.servers):
+            now = self.quota.throttling(server.pid) if server.pid is not None else None
+            if now is not None:
+                earlier = (since or {}).get(number, (0, 0))
+                counts[number] = (now[0] - earlier[0], now[1] - earlier[1])
+        return counts
 
     def print_level(self, tables: int, setup: float, ready: list[dict[str, Any]], reports: list[dict[str, Any]],
                     before: dict[int, float | None], after: dict[int, float | None], rss: dict[int, int | None],
@@ -1323,6 +1349,7 @@ def main(argv: list[str] | None = None) -> int:
     deadline = time.monotonic() + len(args.levels) * slack + 120
     with tempfile.TemporaryDirectory(prefix="meeple-bench-") as folder, contextlib.ExitStack() as cleanup:
         tmp = Path(folder)
+        quota: Any = None
         if args.url:
             servers = [Server(url, None) for url in args.url]
             where = ", ".join(args.url)
@@ -1332,11 +1359,21 @@ def main(argv: list[str] | None = None) -> int:
                 cleanup.callback(redis.wait, timeout=15)
                 cleanup.callback(redis.terminate)  # callbacks run last in, first out
             url = args.database_url or f"sqlite:///{tmp / 'bench.sqlite3'}"
-            servers = start_servers(args, url, tmp)
+            if args.cpu_quota is not None:
+                from cpu_quota import CpuQuota, QuotaUnavailable
+
+                try:
+                    quota = CpuQuota(args.cpu_quota)
+                except (QuotaUnavailable, ValueError) as error:
+                    raise SystemExit(f"load_server: --cpu-quota: {error}") from None
+                cleanup.callback(quota.close)  # after the servers have stopped
+            servers = start_servers(args, url, tmp, quota)
             kind = "postgresql" if url.startswith("postgresql") else "sqlite"
             where = f"{len(servers)} meeple serve process(es) on {', '.join(s.url for s in servers)}, {kind}"
             if args.redis:
                 where += f", redis {args.redis}"
+            if quota is not None:
+                where += f", each capped at {args.cpu_quota} of a core"
         if len(servers) > 1:
             where += f", routing: {args.routing}"
         print(f"servers: {where}")
@@ -1346,7 +1383,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"client processes: {args.client_procs} ({args.ws_client}); cores: {os.cpu_count()} "
               "(shared by server and client)",
               flush=True)
-        run = Run(args, servers, deadline)
+        run = Run(args, servers, deadline, quota)
         try:
             run.start_clients()
             for number, tables in enumerate(args.levels, 1):

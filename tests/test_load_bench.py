@@ -50,3 +50,63 @@ def test_load_benchmark_plays_two_tables_without_errors(tmp_path: Path, client: 
     assert float(figures["fan-out latency p99 ms"]) >= float(figures["fan-out latency p50 ms"]) > 0
     assert result.stdout.splitlines()[-1].startswith("summary: "), result.stdout
     assert not list(tmp_path.glob("meeple-bench-*")), "the temporary database folder is removed"
+
+
+def quota_possible() -> bool:
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        from cpu_quota import CpuQuota, QuotaUnavailable
+
+        try:
+            CpuQuota(0.5)
+        except QuotaUnavailable:
+            return False
+        return os.geteuid() == 0
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+
+
+def test_a_cpu_quota_caps_a_spinning_process_and_counts_its_throttling() -> None:
+    """What ``--cpu-quota`` rests on: a process that would use a whole core gets its quota and no more."""
+    if not quota_possible():
+        import pytest
+
+        pytest.skip("making a CPU-limited cgroup needs root and a cgroup CPU controller")
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        from cpu_quota import CpuQuota
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    quota = CpuQuota(0.2)
+    spinner = subprocess.Popen([sys.executable, "-c", "import sys, time\nsys.stdin.readline()\n"
+                                "t = time.monotonic()\nwhile time.monotonic() - t < 2: pass\n"
+                                "print(time.process_time())"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        quota.add(spinner.pid)
+        output, _ = spinner.communicate("go\n", timeout=30)
+        used = float(output)
+        periods, throttled = quota.throttling(spinner.pid) or (0, 0)
+    finally:
+        quota.close()
+    assert 0.2 <= used <= 0.2 * 2 * 1.5 + 0.1, used  # ~0.4 s of CPU in 2 s, not 2 s
+    assert periods >= 15 and throttled >= periods // 2, (periods, throttled)
+
+
+def test_the_load_benchmark_runs_its_servers_under_a_cpu_quota(tmp_path: Path) -> None:
+    if not quota_possible():
+        import pytest
+
+        pytest.skip("making a CPU-limited cgroup needs root and a cgroup CPU controller")
+    env = {key: value for key, value in os.environ.items() if not key.startswith("MEEPLE_")}
+    env.update(TMPDIR=str(tmp_path), PYTHONPATH=str(ROOT))
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "load_server.py"), "--tables", "2", "--duration", "3",
+         "--warmup", "1", "--think", "0.2", "--client-procs", "1", "--timeout", "5", "--cpu-quota", "0.5"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=90,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "each capped at 0.5 of a core" in result.stdout, result.stdout
+    assert any(line.startswith("server0 quota: 0.5 core, throttled in ") for line in result.stdout.splitlines()), \
+        result.stdout
+    roots = (Path("/sys/fs/cgroup/cpu"), Path("/sys/fs/cgroup/unified"), Path("/sys/fs/cgroup"))
+    assert not [group for root in roots for group in root.glob("meeple-bench-*")], "the groups are removed"
