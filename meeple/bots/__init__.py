@@ -7,7 +7,7 @@ from typing import Any, overload
 
 from meeple.bots.base import Bot
 from meeple.bots.evaluation import score_evaluation
-from meeple.bots.heuristics import GameHeuristicBot, has_heuristic, ranked_by
+from meeple.bots.heuristics import GameHeuristicBot, has_heuristic, heuristic_bot, ranked_by
 from meeple.bots.ismcts import BUDGET_CLOCKS, ISMCTSBot
 from meeple.bots.random_bot import RandomBot
 from meeple.core.contract import GameState
@@ -30,11 +30,12 @@ class RolloutPolicy:
         return ranked_by(self.bot_for(state), state)
 
     def bot_for(self, state: GameState[Any]) -> Bot:
-        """The bot that plays ``state``'s game (a search asks once, then calls it directly)."""
+        """The bot that plays ``state``'s game: the game's own heuristic bot, as the medium level would
+        seat it (a search asks once, then calls it directly)."""
         game_name = state.game.name
         bot = self._bots.get(game_name)
         if bot is None:
-            bot = GameHeuristicBot(self.seed) if has_heuristic(game_name) else RandomBot(self.seed)
+            bot = heuristic_bot(game_name, self.seed) if has_heuristic(game_name) else RandomBot(self.seed)
             self._bots[game_name] = bot
         return bot
 

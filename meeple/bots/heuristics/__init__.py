@@ -71,10 +71,15 @@ class GameHeuristicBot:
     def _for(self, state: GameState[Any]) -> Any:
         game_name = state.game.name
         if self._bot is None or self._game_name != game_name:
-            try:
-                module = importlib.import_module(f"meeple.bots.heuristics.{game_name}")
-            except ModuleNotFoundError:
-                raise ValueError(f"there is no heuristic bot for {game_name!r} yet") from None
-            self._bot = module.HeuristicBot(self.seed)
+            self._bot = heuristic_bot(game_name, self.seed)
             self._game_name = game_name
         return self._bot
+
+
+def heuristic_bot(game_name: str, seed: int | str = 0) -> Any:
+    """The ``HeuristicBot`` of ``game_name``'s module with ``seed`` (``ValueError`` if the game has none)."""
+    try:
+        module = importlib.import_module(f"meeple.bots.heuristics.{game_name}")
+    except ModuleNotFoundError:
+        raise ValueError(f"there is no heuristic bot for {game_name!r} yet") from None
+    return module.HeuristicBot(seed)

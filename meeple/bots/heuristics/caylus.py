@@ -348,18 +348,7 @@ class _Context:
 
     def reach(self, space: int) -> float:
         """The chance that the provost still reaches road space ``space`` in phase 5."""
-        d = space - self.provost
-        if d <= -3:
-            return 1.0
-        if d <= 0:
-            return 0.92
-        if d == 1:
-            return 0.6
-        if d == 2:
-            return 0.45
-        if d == 3:
-            return 0.3
-        return 0.05
+        return _REACH[space - self.provost + _REACH_ZERO]
 
     def activation(self, space: int, have: Sequence[int], money: int) -> float:
         """Worth of activating road space ``space`` with the cubes ``have`` and ``money`` deniers."""
@@ -437,7 +426,10 @@ class _Context:
     def _target_value(self, target: int, budget: int) -> float:
         me = self.me
         if target <= LAST_SPACE:
-            value = self.reach(target) * self.activation(target, self.expected(), budget)
+            have = self._expected
+            if have is None:
+                have = self.expected()
+            value = _REACH[target - self.provost + _REACH_ZERO] * self.activation(target, have, budget)
             owner = self.owners[target]
             if owner >= 0 and owner != me:
                 value -= 0.25
@@ -470,7 +462,12 @@ class _Context:
         target = act.a
         price = self.lens.price(target)
         budget = self.money - price
-        value = 0.5 * self._best_free(budget) if target == T_GATE else self.target_value(target, budget)
+        if target == T_GATE:
+            value = 0.5 * self._best_free(budget)
+        else:  # target_value, inlined: every placement decision scores a score of targets
+            key = budget * 64 + target
+            found = self._targets.get(key)
+            value = self._targets[key] = self._target_value(target, budget) if found is None else found
         # Keep a denier or two for the activations that cost money when the purse runs dry.
         reserve = 0.4 if budget < 2 else 0.0
         return value - price * self.mv - reserve - 0.2
@@ -486,8 +483,7 @@ class _Context:
         best = 0.0
         tiles, workers = self.tiles, self.workers
         for sp in range(1, LAST_SPACE + 1):
-            t = tiles[sp]
-            if t >= 0 and workers[sp] < 0 and TILES[t].kind in (NEUTRAL, FIXED, WOOD, STONE):
+            if workers[sp] < 0 and tiles[sp] in _GATE_TILES:
                 best = max(best, self.target_value(sp, budget))
         return best
 
@@ -638,6 +634,29 @@ class _Context:
 
 
 FIRST_PASS_WORTH = 1.0
+
+
+def _reach_at(d: int) -> float:
+    """The chance that the provost reaches a road space ``d`` spaces beyond where he stands (sure well
+    behind him, unlikely far beyond him)."""
+    if d <= -3:
+        return 1.0
+    if d <= 0:
+        return 0.92
+    if d == 1:
+        return 0.6
+    if d == 2:
+        return 0.45
+    if d == 3:
+        return 0.3
+    return 0.05
+
+
+#: ``_reach_at(d)`` for every distance between a road space and the provost, at ``d + _REACH_ZERO``.
+_REACH_ZERO = LAST_SPACE + 1
+_REACH: tuple[float, ...] = tuple(_reach_at(d) for d in range(-_REACH_ZERO, _REACH_ZERO + 1))
+#: The tiles on which the gate may send a worker (production, fixed, wood and stone buildings).
+_GATE_TILES = frozenset(t for t, tile in enumerate(TILES) if tile.kind in (NEUTRAL, FIXED, WOOD, STONE))
 
 
 #: the scoring method by decision kind; any other kind (activate, bonus, favour_res, favour_bld) is
