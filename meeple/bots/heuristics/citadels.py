@@ -384,6 +384,9 @@ class HeuristicBot:
         me = info.me
         gold = info.gold[me]
         leader = info.leader()
+        # Deny what the leading rival would want, if that rival is ahead of us (else it counts 0).
+        deny = max(0.0, info.danger(leader) - 1.0) if leader >= 0 else 0.0
+
         def score(a: Act) -> float:
             c = a.a
             v = self._char_gain(lens, info, me, c)
@@ -392,9 +395,8 @@ class HeuristicBot:
                 v += 0.3 * (gold - 4)
             elif gold >= 5:
                 v -= 0.1 * (gold - 4)
-            # Deny what the leading rival would want.
-            if leader >= 0:
-                v += 0.15 * self._char_gain(lens, info, leader, c) * max(0.0, info.danger(leader) - 1.0)
+            if deny > 0.0:
+                v += 0.15 * self._char_gain(lens, info, leader, c) * deny
             return v
         return self._best(legal, score)
 
