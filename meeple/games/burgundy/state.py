@@ -829,14 +829,10 @@ class BurgundyState(GameState[BAction]):
                     tiles = (a,) if a == b else (a, b) if a < b else (b, a)
                 else:
                     tiles = storage
-                for t in tiles:  # _add_placements, inlined
+                for t in tiles:
                     spaces = reach & allowed[t]
-                    if spaces:
-                        row = _PLACE[t]
-                        while spaces:
-                            low = spaces & -spaces
-                            spaces ^= low
-                            out.append(row[low.bit_length() - 1])
+                    if spaces:  # _placements, its memo read inline (the hot path)
+                        out += _PLACEMENT_MEMO[t].get(spaces) or _placements(t, spaces)
         out += _SELLS_THEN_WORKERS[self.gmask[seat] & near]
         return tuple(out)
 
@@ -862,7 +858,7 @@ class BurgundyState(GameState[BAction]):
             if wide_spaces:  # some empty space next to the estate has a number within reach
                 allowed = _BOARDS[self.board[seat]].tile_spaces if kmask & K01 else self.allowed[seat]
                 for t in _distinct(storage):
-                    _add_placements(out, t, (wide_spaces if kmask & TILE_FREE_BIT[t] else near_spaces) & allowed[t])
+                    out += _placements(t, (wide_spaces if kmask & TILE_FREE_BIT[t] else near_spaces) & allowed[t])
         out += _SELLS_THEN_WORKERS[self.gmask[seat] & near]
         return tuple(out)
 
@@ -876,7 +872,7 @@ class BurgundyState(GameState[BAction]):
         allowed = _BOARDS[self.board[seat]].tile_spaces if self.kmask[seat] & K01 else self.allowed[seat]
         out: list[BAction] = []
         for t in _distinct(storage):
-            _add_placements(out, t, frontier & allowed[t])
+            out += _placements(t, frontier & allowed[t])
         return out
 
     def _new_kinds(self, seat: int, mask: int) -> tuple[int, ...]:
@@ -947,8 +943,14 @@ class BurgundyState(GameState[BAction]):
             if kind == KIND_WORKERS:  # any die value
                 self._gain_workers(seat, "die")
                 return
-            spent = self._die_action_cost(seat, top[1], action)  # a take, placement or sale
-            self.workers[seat] -= spent
+            # a take, placement or sale: workers bridge the distance (_die_action_cost, which a
+            # knowledge tile's free step or halving needs; the plain distance otherwise)
+            value, free_bit = _DIE_TARGET[action]
+            spent = DIST[top[1]][value]
+            if spent:
+                if self.kmask[seat] & (free_bit | K08):
+                    spent = self._die_action_cost(seat, top[1], action)
+                self.workers[seat] -= spent
             if kind == KIND_TAKE:
                 self._take(seat, action, "die", spent)
             elif kind == KIND_PLACE:
@@ -1612,14 +1614,32 @@ _REACH: tuple[tuple[int, ...], ...] = tuple((*row, row[3]) for row in REACH)
 _CHANGES_REACH = K01 | K08 | K09 | K10 | K11 | K12
 
 
-def _add_placements(out: list[BAction], tile: int, spaces: int) -> None:
-    """Append the placements of ``tile`` on each space of the bit mask ``spaces``, in increasing order
-    (``_die_actions`` has this loop inlined: its hot path)."""
-    row = _PLACE[tile]
-    while spaces:
-        low = spaces & -spaces
-        spaces ^= low
-        out.append(row[low.bit_length() - 1])
+#: per tile kind: ``_placements``'s answers by bit mask of spaces
+_PLACEMENT_MEMO: tuple[dict[int, tuple[BAction, ...]], ...] = tuple({} for _ in range(TILE_KINDS))
+_PLACEMENT_MEMO_MAX = 4096  # masks kept per tile kind; a tile's spaces of its colour allow few
+
+
+def _placements(tile: int, spaces: int) -> tuple[BAction, ...]:
+    """The placements of ``tile`` on each space of the bit mask ``spaces``, in increasing order.
+
+    Memoised: the masks are 37-bit integers, whose bit operations allocate, and a die's actions ask
+    for the same few masks of a tile again and again.
+    """
+    memo = _PLACEMENT_MEMO[tile]
+    found = memo.get(spaces)
+    if found is None:
+        row = _PLACE[tile]
+        out = []
+        rest = spaces
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            out.append(row[low.bit_length() - 1])
+        found = tuple(out)
+        if len(memo) >= _PLACEMENT_MEMO_MAX:
+            memo.clear()
+        memo[spaces] = found
+    return found
 
 
 def _distinct(tiles: list[int]) -> Sequence[int]:
