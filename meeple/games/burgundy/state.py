@@ -1614,8 +1614,11 @@ _REACH: tuple[tuple[int, ...], ...] = tuple((*row, row[3]) for row in REACH)
 _CHANGES_REACH = K01 | K08 | K09 | K10 | K11 | K12
 
 
-#: per tile kind: ``_placements``'s answers by bit mask of spaces
-_PLACEMENT_MEMO: tuple[dict[int, tuple[BAction, ...]], ...] = tuple({} for _ in range(TILE_KINDS))
+#: per tile kind: ``_placements``'s answers by bit mask of spaces, those on one space made at import
+#: (nearly half of the masks asked for)
+_PLACEMENT_MEMO: tuple[dict[int, tuple[BAction, ...]], ...] = tuple(
+    {1 << space: (_PLACE[tile][space],) for space in range(1, SPACES + 1)} for tile in range(TILE_KINDS)
+)
 _PLACEMENT_MEMO_MAX = 4096  # masks kept per tile kind; a tile's spaces of its colour allow few
 
 
@@ -1636,9 +1639,8 @@ def _placements(tile: int, spaces: int) -> tuple[BAction, ...]:
             rest ^= low
             out.append(row[low.bit_length() - 1])
         found = tuple(out)
-        if len(memo) >= _PLACEMENT_MEMO_MAX:
-            memo.clear()
-        memo[spaces] = found
+        if len(memo) < _PLACEMENT_MEMO_MAX:
+            memo[spaces] = found
     return found
 
 
