@@ -232,6 +232,7 @@ class ISMCTSBot:
         self.clock = BUDGET_CLOCKS[budget_clock]
         self._on_cpu = budget_clock == "cpu"
         self._wall_read = 0.0  # under the CPU clock: when it was last read, in elapsed time
+        self._expired = False  # the last reading of the clock found the budget spent
         self.last_iterations = 0
         self.last_rollouts = 0
         self._rollouts = 0
@@ -266,6 +267,7 @@ class ISMCTSBot:
         # the CPU clock is read at most every CPU_CLOCK_EVERY of elapsed time: keep that much in hand
         self._slowest = CPU_CLOCK_EVERY if self._on_cpu else 0.0
         self._wall_read = time.perf_counter()
+        self._expired = False
         self._seat = seat
         self._rollouts = 0
         self._policy_choose = self._policy_for(state)
@@ -390,14 +392,15 @@ class ISMCTSBot:
         if self._on_cpu:
             wall = time.perf_counter()
             if wall - self._wall_read < CPU_CLOCK_EVERY:
-                return False
+                return self._expired  # once out of time, out of time until the next search
             self._wall_read = wall
         now = self.clock()
         gap = now - self._last_check
         if gap > self._slowest:
             self._slowest = gap
         self._last_check = now
-        return now + self._slowest >= self._deadline
+        self._expired = now + self._slowest >= self._deadline
+        return self._expired
 
     def _policy_for(self, state: GameState[Any]) -> Callable[[GameState[Any]], Any] | None:
         """The policy's ``choose`` for this game, looked up once per search rather than per decision."""
