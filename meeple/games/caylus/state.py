@@ -139,9 +139,73 @@ _PRODUCE_OF = tuple(tuple(A.PRODUCE[c] for c in tile.produce) for tile in TILES)
 class CaylusState(GameState[Act]):
     """One game of Caylus. Everything is public (§6); fields are plain ints and lists for speed."""
 
+    #: every attribute in a slot (the base class's too): read at a fixed offset. With ~58 attributes an
+    #: instance dict is each game's own (Python 3.11 shares the keys of at most 30), so most attribute
+    #: and method reads of the hot path missed their specialisations from one game to the next.
+    __slots__ = (
+        "_history_notations",
+        "_legal",
+        "_log_views",
+        "_open_places",
+        "_undo_floor",
+        "avail",
+        "bailiff",
+        "batches",
+        "bridge",
+        "built_lots",
+        "cap",
+        "castle",
+        "castle_count",
+        "conv",
+        "cubes",
+        "cur",
+        "fav",
+        "fav_used",
+        "fstack",
+        "fsub",
+        "fsub_col",
+        "fsub_seat",
+        "game",
+        "gate",
+        "guild",
+        "houses",
+        "inn_left",
+        "inn_right",
+        "is_over",
+        "joust",
+        "lawyer_pp",
+        "log",
+        "money",
+        "options",
+        "owner",
+        "p2i",
+        "penalty_if_no_batch",
+        "phase",
+        "pk",
+        "players",
+        "pp",
+        "pp_floor",
+        "provost",
+        "ps",
+        "removed",
+        "rng",
+        "scored",
+        "seed",
+        "simplified",
+        "stables",
+        "stock",
+        "sub",
+        "tile",
+        "tpost",
+        "turn",
+        "turn_order",
+        "wood_only",
+        "worker",
+    )
+
     #: a plain attribute, not a property: asked before every decision; True only once ``phase`` is OVER
-    #: (set where the game ends and by ``load_into``)
-    is_over: bool = False
+    #: (set by ``setup``, where the game ends and by ``load_into``)
+    is_over: bool
 
     # options, read once
     lawyer_pp: int
@@ -209,6 +273,7 @@ class CaylusState(GameState[Act]):
 
     def setup(self) -> None:
         self._read_options()
+        self.is_over = False
         n = self.players
         neutral_option = self.options["neutral_order"]
         if isinstance(neutral_option, str):
@@ -1140,8 +1205,9 @@ class CaylusState(GameState[Act]):
 
     def clone(self) -> Self:
         other = type(self).__new__(type(self))
-        other.__dict__.update(self.__dict__)
         self._copy_common_to(other)
+        for name in _SHARED_FIELDS:
+            setattr(other, name, getattr(self, name))
         other.turn_order = self.turn_order[:]
         other.bridge = self.bridge[:]
         other.money = self.money[:]
@@ -1250,3 +1316,11 @@ class CaylusState(GameState[Act]):
             data["section"] = SECTIONS[section] if section >= 0 else None
         return data
 
+
+#: what ``clone`` copies: the lists (the nested ones one level deeper) and, in ``_copy_common_to``,
+#: the base class's fields; every other field holds an int, a flag or a tuple, which the copy shares
+_COPIED_FIELDS = ("turn_order", "bridge", "money", "cubes", "pp", "fav", "fav_used", "avail", "batches", "tile",
+                  "owner", "worker", "conv", "stables", "castle", "houses", "castle_count", "stock", "removed",
+                  "fstack", "log", "game", "players", "seed", "options", "rng", "_history_notations",
+                  "_undo_floor", "_log_views")
+_SHARED_FIELDS = tuple(name for name in CaylusState.__slots__ if name not in _COPIED_FIELDS)

@@ -7,6 +7,7 @@ instead of dictionaries of strings; its parts are memoised across games (see ``R
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import chain, compress
 from typing import TypeVar
 
 from meeple.core.options import OptionValue
@@ -73,15 +74,8 @@ class Rules:
                     | (rooms[4] > 0) << 4 | (rooms[5] > 0) << 5 | (rooms[6] > 0) << 6
                     | (rooms[7] > 0) << 7 | (rooms[8] > 0) << 8)
         found = self.move_lists[occupied]
-        return self._moves_of(occupied) if found is None else found
-
-    def _moves_of(self, occupied: int) -> tuple[PalaisAction, ...]:
-        """``moves_then_end`` of a mask: the lowest room's moves before those of the others."""
-        found = self.move_lists[occupied]
-        if found is None:
-            lowest = occupied & -occupied
-            found = self.moves_from[lowest.bit_length() - 1] + self._moves_of(occupied ^ lowest)
-            self.move_lists[occupied] = found
+        if found is None:  # the moves from each occupied room, in room order
+            found = self.move_lists[occupied] = (*chain.from_iterable(compress(self.moves_from, rooms)), END_ACTION)
         return found
 
     def _build_layout(self, layout: tuple[int, ...]) -> None:
@@ -101,7 +95,7 @@ class Rules:
             tuple(MOVE_BETWEEN[(f, t)] for t in adjacent[f]) for f in range(9)
         )
         # The moves (then end) of each set of occupied rooms (a 9-bit mask), filled in as they are met.
-        self.move_lists: list[tuple[PalaisAction, ...] | None] = [(END_ACTION,), *[None] * 511]
+        self.move_lists: list[tuple[PalaisAction, ...] | None] = [None] * 512
 
     def _build_fixed(self, comps: Components, options: Mapping[str, OptionValue]) -> None:
         self.comps = comps

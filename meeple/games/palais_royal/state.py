@@ -98,6 +98,66 @@ def _event_json(entry: tuple[int, JSON]) -> JSON:
 class PalaisRoyalState(GameState[PalaisAction]):
     """One game of Palais Royal in progress (see docs/games/palais_royal.md)."""
 
+    #: every attribute in a slot (the base class's too): read at a fixed offset. With ~55 attributes an
+    #: instance dict is each game's own (Python 3.11 shares the keys of at most 30), so most attribute
+    #: and method reads of the hot path missed their specialisations from one game to the next.
+    __slots__ = (
+        "_history_notations",
+        "_legal",
+        "_log_views",
+        "_undo_floor",
+        "_watched",
+        "active",
+        "backdoor_left",
+        "bank",
+        "boxed",
+        "counters",
+        "deck",
+        "discard",
+        "drawn",
+        "drew",
+        "edge_square",
+        "final_round",
+        "front",
+        "game",
+        "garden",
+        "garden_left",
+        "garden_servants",
+        "gate_bonus",
+        "gate_left",
+        "gold",
+        "hands",
+        "is_over",
+        "king_done",
+        "knowledge",
+        "log",
+        "mint_done",
+        "move_bonus",
+        "move_left",
+        "options",
+        "owned",
+        "patron",
+        "phase",
+        "players",
+        "pomp_done",
+        "pool",
+        "rng",
+        "rooms",
+        "round",
+        "rules",
+        "seat",
+        "seed",
+        "setup_left",
+        "start_seat",
+        "step",
+        "supply",
+        "tie",
+        "v_slots",
+        "v_turquoise",
+        "v_violet",
+        "waiting",
+    )
+
     rules: Rules
     phase: int
     seat: int
@@ -144,7 +204,7 @@ class PalaisRoyalState(GameState[PalaisAction]):
     knowledge: list[Record]  # what each seat, then a spectator, knows of where hidden cards are (§7)
     _watched: int  # the knowledge locations some record knows something of
     _legal: tuple[PalaisAction, ...] | None
-    is_over: bool = False  # a plain attribute, not a property: asked before every decision (``_set_phase``)
+    is_over: bool  # a plain attribute, not a property: asked before every decision (``_set_phase``)
 
     # --- setup --------------------------------------------------------------------------------
 
@@ -252,9 +312,9 @@ class PalaisRoyalState(GameState[PalaisAction]):
         level = 0  # seats with as many servants there (p's own included)
         for servants in rooms:
             theirs = servants[room]
-            if theirs > mine:
-                return False
-            if theirs == mine:
+            if theirs >= mine:  # one comparison for the seats with fewer, the commonest case
+                if theirs > mine:
+                    return False
                 level += 1
         if level == 1:
             return True
@@ -442,15 +502,14 @@ class PalaisRoyalState(GameState[PalaisAction]):
             super().apply(action)
             return
         # No RNG comparison here: after setup only ``_draw`` draws, and it seals the history itself.
+        self._legal = None
         if action is _END:  # two decisions in three
-            self._legal = None
             step = self.step
             if step < 3:  # _end_step's commonest case, inlined
                 self.step = step + 1
             else:
                 self._end_step(self.seat)
         else:
-            self._legal = None
             _APPLY_OF_KIND[action.kind](self, action)  # only actions are in the cache (narrowed by `in`)
         self._history_notations.append(action.notation)
 
