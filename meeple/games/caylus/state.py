@@ -9,7 +9,7 @@ count) and are resolved before the flow moves on; a favour's follow-up choice (`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import compress
 from operator import add
 from typing import Any, Self
@@ -1038,103 +1038,117 @@ class CaylusState(GameState[Act]):
     # --- carrying out a decision ------------------------------------------------------------
 
     def _do(self, act: Act) -> None:
-        pk = self.pk
-        p = self.ps
-        kind = act.kind
-        if pk == P_PLACE:
-            if kind == A.K_PASS:
-                self.bridge.append(p)
-                if len(self.bridge) == 1:
-                    self.money[p] += FIRST_PASS_BONUS
-            else:
-                target = act.a  # price(p, target) inlined
-                if self.inn_right == p or (target <= LAST_SPACE and self.owner[target] == p):
-                    self.money[p] -= 1
-                elif self.players == 2 and self.bridge:
-                    self.money[p] -= TWO_PLAYER_PRICE
-                else:
-                    self.money[p] -= len(self.bridge) + 1
-                self.avail[p] -= 1
-                self._place_worker(p, act.a)
-            if len(self.bridge) < self.players:
-                order = self.turn_order
-                bridge = self.bridge
-                i = self.p2i
-                while True:
-                    i = (i + 1) % self.players
-                    if order[i] not in bridge:
-                        break
-                self.p2i = i
-        elif pk == P_ACTIVATE:
-            self._do_activation(p, act)
-        elif pk == P_CASTLE:
-            if kind == A.K_DONE:
-                if not self.batches[p] and (
-                    self._castle_section() >= 0 or (self.penalty_if_no_batch and not self._can_batch(p))
-                ):
-                    self._lose(p, CASTLE_PENALTY)
-                    self.log.append((EV_CASTLE_PENALTY, p, CASTLE_PENALTY, 0))
-                self.cur += 1
-            else:
-                held = self.cubes[p]
-                c = act.c
-                for k in range(5):
-                    held[k] -= c[k]
-                x = self._castle_section()
-                self.castle_count[x] += 1
-                self.houses[x][p] += 1
-                self.pp[p] += SECTION_PP[x]
-                self.batches[p] += 1
-        elif pk == P_FAV_ROW:
-            self._favour_row(p, act.a)
-        elif pk == P_PROVOST:
-            self.money[p] -= abs(act.a)
-            self.provost += act.a
-            self.cur += 1
-        elif pk == P_BONUS:
-            self.cubes[p][act.a] += 1
-            self._finish_space()
-        elif pk == P_GATE:
-            self.gate = -1
-            if act.a:
-                self._place_worker(p, act.a)
-            else:
-                self.avail[p] += 1
-            self.cur = 1
-        elif pk == P_GUILD:
-            self.provost += act.a
-            self.guild = -1
-            self.avail[p] += 1
-            self.cur = 3
-        elif pk == P_JOUST:
-            self.joust = -1
-            self.avail[p] += 1
-            self.cur = 4
-            if act.a:
+        """Carry out ``act`` at the decision waiting (``pk``), by one method per decision kind."""
+        _DO_OF_DECISION[self.pk](self, self.ps, act)
+
+    def _do_none(self, p: int, act: Act) -> None:
+        raise InvalidState(f"no decision is waiting for {act}")
+
+    def _do_place(self, p: int, act: Act) -> None:
+        """Phase 2 (§2.3): a worker placed at its price, or a pass to the bridge; then the next seat on."""
+        bridge = self.bridge
+        if act.kind == A.K_PASS:
+            bridge.append(p)
+            if len(bridge) == 1:
+                self.money[p] += FIRST_PASS_BONUS
+        else:
+            target = act.a  # price(p, target) inlined
+            if self.inn_right == p or (target <= LAST_SPACE and self.owner[target] == p):
                 self.money[p] -= 1
-                self.cubes[p][C] -= 1
-                self._grant(p, 1)
-        elif pk == P_INN:
-            if not act.a:
-                self.inn_right = -1
-                self.avail[p] += 1
-            self.cur = 6
-        elif pk == P_FAV_RES:
-            self.fsub = 0
-            held = self.cubes[p]
-            if kind == A.K_RES:
-                held[act.a] += 1
+            elif self.players == 2 and bridge:
+                self.money[p] -= TWO_PLAYER_PRICE
             else:
-                held[act.a] -= 1
-                c = act.c
-                for k in PLAIN:
-                    held[k] += c[k]
-        elif pk == P_FAV_BLD:
-            self.fsub = 0
-            if kind == A.K_BUILD:
-                self._build(p, act, True)
-            elif kind == A.K_LAWYER:
-                self._lawyer(p, act.a, True)
+                self.money[p] -= len(bridge) + 1
+            self.avail[p] -= 1
+            self._place_worker(p, target)
+        players = self.players
+        if len(bridge) < players:
+            order = self.turn_order
+            i = self.p2i
+            while True:
+                i = (i + 1) % players
+                if order[i] not in bridge:
+                    break
+            self.p2i = i
+
+    def _do_castle(self, p: int, act: Act) -> None:
+        """Phase 6 (§2.7): a batch for the castle, or done (with the penalty of a seat that built none)."""
+        if act.kind == A.K_DONE:
+            if not self.batches[p] and (
+                self._castle_section() >= 0 or (self.penalty_if_no_batch and not self._can_batch(p))
+            ):
+                self._lose(p, CASTLE_PENALTY)
+                self.log.append((EV_CASTLE_PENALTY, p, CASTLE_PENALTY, 0))
+            self.cur += 1
+            return
+        held = self.cubes[p]
+        c = act.c
+        for k in range(5):
+            held[k] -= c[k]
+        x = self._castle_section()
+        self.castle_count[x] += 1
+        self.houses[x][p] += 1
+        self.pp[p] += SECTION_PP[x]
+        self.batches[p] += 1
+
+    def _do_favour_row(self, p: int, act: Act) -> None:
+        self._favour_row(p, act.a)
+
+    def _do_provost(self, p: int, act: Act) -> None:
+        self.money[p] -= abs(act.a)
+        self.provost += act.a
+        self.cur += 1
+
+    def _do_bonus(self, p: int, act: Act) -> None:
+        self.cubes[p][act.a] += 1
+        self._finish_space()
+
+    def _do_gate(self, p: int, act: Act) -> None:
+        self.gate = -1
+        if act.a:
+            self._place_worker(p, act.a)
+        else:
+            self.avail[p] += 1
+        self.cur = 1
+
+    def _do_guild(self, p: int, act: Act) -> None:
+        self.provost += act.a
+        self.guild = -1
+        self.avail[p] += 1
+        self.cur = 3
+
+    def _do_joust(self, p: int, act: Act) -> None:
+        self.joust = -1
+        self.avail[p] += 1
+        self.cur = 4
+        if act.a:
+            self.money[p] -= 1
+            self.cubes[p][C] -= 1
+            self._grant(p, 1)
+
+    def _do_inn(self, p: int, act: Act) -> None:
+        if not act.a:
+            self.inn_right = -1
+            self.avail[p] += 1
+        self.cur = 6
+
+    def _do_favour_resource(self, p: int, act: Act) -> None:
+        self.fsub = 0
+        held = self.cubes[p]
+        if act.kind == A.K_RES:
+            held[act.a] += 1
+        else:
+            held[act.a] -= 1
+            c = act.c
+            for k in PLAIN:
+                held[k] += c[k]
+
+    def _do_favour_building(self, p: int, act: Act) -> None:
+        self.fsub = 0
+        if act.kind == A.K_BUILD:
+            self._build(p, act, True)
+        elif act.kind == A.K_LAWYER:
+            self._lawyer(p, act.a, True)
 
     def _favour_row(self, p: int, row: int) -> None:
         self._pop_favour()
@@ -1324,3 +1338,21 @@ _COPIED_FIELDS = ("turn_order", "bridge", "money", "cubes", "pp", "fav", "fav_us
                   "fstack", "log", "game", "players", "seed", "options", "rng", "_history_notations",
                   "_undo_floor", "_log_views")
 _SHARED_FIELDS = tuple(name for name in CaylusState.__slots__ if name not in _COPIED_FIELDS)
+
+#: ``_do`` by decision kind.
+_DO_BY_DECISION: dict[int, Callable[[CaylusState, int, Act], None]] = {
+    P_NONE: CaylusState._do_none,
+    P_PLACE: CaylusState._do_place,
+    P_GATE: CaylusState._do_gate,
+    P_GUILD: CaylusState._do_guild,
+    P_JOUST: CaylusState._do_joust,
+    P_INN: CaylusState._do_inn,
+    P_PROVOST: CaylusState._do_provost,
+    P_ACTIVATE: CaylusState._do_activation,
+    P_BONUS: CaylusState._do_bonus,
+    P_CASTLE: CaylusState._do_castle,
+    P_FAV_ROW: CaylusState._do_favour_row,
+    P_FAV_RES: CaylusState._do_favour_resource,
+    P_FAV_BLD: CaylusState._do_favour_building,
+}
+_DO_OF_DECISION = tuple(_DO_BY_DECISION[kind] for kind in range(len(_DO_BY_DECISION)))  # indexed by kind
