@@ -912,59 +912,68 @@ class CaylusState(GameState[Act]):
     # --- legal actions --------------------------------------------------------------------------
 
     def _gen_legal(self) -> tuple[Act, ...]:
-        pk = self.pk
-        p = self.ps
+        """The actions of the decision waiting (``pk``), by one method per decision kind."""
         out: list[Act] = []
-        if pk == P_PLACE:  # (also inlined in _advance)
-            money = self.money[p]
-            if self.avail[p] > 0 and money >= 1:
-                self._placements(p, money, out)
-            out.append(A.PASS)
-        elif pk == P_ACTIVATE:
-            self._activation_options(p, self.cur, out)
-        elif pk == P_CASTLE:
-            if self._castle_section() >= 0:
-                h0, h1, h2, h3, h4 = self.cubes[p]
-                for batch in A.CASTLE:
-                    c = batch.c
-                    if h0 >= c[0] and h1 >= c[1] and h2 >= c[2] and h3 >= c[3] and h4 >= c[4]:
-                        out.append(batch)
-            out.append(A.CASTLE_DONE)
-        elif pk == P_FAV_ROW:
-            out += _FAVOURS_LEFT[self.fav_used[p]]
-        elif pk in (P_PROVOST, P_GUILD):
-            limit = 3 if pk == P_GUILD else min(3, self.money[p])
-            provost = self.provost
-            low = max(-limit, 1 - provost)
-            high = min(limit, LAST_SPACE - provost)
-            out += (_GUILD_STEPS if pk == P_GUILD else _PROVOST_STEPS)[low + 3:high + 4]
-        elif pk == P_BONUS:
-            out += _BONUS_OF[self.tile[self.cur]]
-        elif pk == P_GATE:
-            out.extend(A.GATE[t] for t in self._gate_targets(p))
-            out.append(A.GATE_BACK)
-        elif pk == P_JOUST:
-            if self.money[p] >= 1 and self.cubes[p][C] >= 1:
-                out.append(A.JOUST_YES)
-            out.append(A.JOUST_NO)
-        elif pk == P_INN:
-            out.append(A.INN_STAY)
-            out.append(A.INN_LEAVE)
-        elif pk == P_FAV_RES:
-            self._res_options(p, self.fsub_col, out)
-        elif pk == P_FAV_BLD:
-            col = self.fsub_col
-            self._build_options(p, WOOD, True, out)
-            if col >= 3:
-                self._build_options(p, STONE, True, out)
-            if col >= 4 and self.cubes[p][C] >= 1:
-                out.extend(A.LAWYER[s] for s in self._lawyer_targets(p))
-            if col >= 5:
-                self._build_options(p, PRESTIGE, True, out)
-            out.append(A.SKIP)
+        _OPTIONS_OF_DECISION[self.pk](self, self.ps, out)
         return tuple(out)
 
-    def _res_options(self, p: int, col: int, out: list[Act]) -> None:
+    def _no_options(self, p: int, out: list[Act]) -> None:
+        """``P_NONE``: nobody is asked anything."""
+
+    def _place_options(self, p: int, out: list[Act]) -> None:
+        """Phase 2 (§2.3): a place ``p`` can pay for while a worker is left, or the bridge (also inlined
+        in ``_advance``)."""
+        money = self.money[p]
+        if self.avail[p] > 0 and money >= 1:
+            self._placements(p, money, out)
+        out.append(A.PASS)
+
+    def _castle_options(self, p: int, out: list[Act]) -> None:
+        """Phase 6 (§2.7): the batches ``p`` can pay for while the castle has room, then done."""
+        if self._castle_section() >= 0:
+            h0, h1, h2, h3, h4 = self.cubes[p]
+            for batch in A.CASTLE:
+                c = batch.c
+                if h0 >= c[0] and h1 >= c[1] and h2 >= c[2] and h3 >= c[3] and h4 >= c[4]:
+                    out.append(batch)
+        out.append(A.CASTLE_DONE)
+
+    def _favour_row_options(self, p: int, out: list[Act]) -> None:
+        out += _FAVOURS_LEFT[self.fav_used[p]]
+
+    def _provost_options(self, p: int, out: list[Act]) -> None:
+        """Phase 4 (§2.5): the provost moved up to 3 spaces, a denier a space, within the road."""
+        self._provost_steps(min(3, self.money[p]), _PROVOST_STEPS, out)
+
+    def _guild_options(self, p: int, out: list[Act]) -> None:
+        """The guild (§2.4): the provost moved up to 3 spaces for free, within the road."""
+        self._provost_steps(3, _GUILD_STEPS, out)
+
+    def _provost_steps(self, limit: int, steps: tuple[Act, ...], out: list[Act]) -> None:
+        provost = self.provost
+        low = max(-limit, 1 - provost)
+        high = min(limit, LAST_SPACE - provost)
+        out += steps[low + 3:high + 4]
+
+    def _bonus_options(self, p: int, out: list[Act]) -> None:
+        out += _BONUS_OF[self.tile[self.cur]]
+
+    def _gate_options(self, p: int, out: list[Act]) -> None:
+        out.extend(A.GATE[t] for t in self._gate_targets(p))
+        out.append(A.GATE_BACK)
+
+    def _joust_options(self, p: int, out: list[Act]) -> None:
+        if self.money[p] >= 1 and self.cubes[p][C] >= 1:
+            out.append(A.JOUST_YES)
+        out.append(A.JOUST_NO)
+
+    def _inn_options(self, p: int, out: list[Act]) -> None:
+        out.append(A.INN_STAY)
+        out.append(A.INN_LEAVE)
+
+    def _favour_resource_options(self, p: int, out: list[Act]) -> None:
+        """A favour on the resource row (§2.9): the cubes of the columns reached, a trade from the 4th."""
+        col = self.fsub_col
         res = A.RES
         out.append(res[0])
         if col >= 2:
@@ -980,8 +989,21 @@ class CaylusState(GameState[Act]):
         if col >= 5:
             out.append(res[G])
 
-    def _activation_options(self, p: int, s: int, out: list[Act]) -> None:
-        t = self.tile[s]
+    def _favour_building_options(self, p: int, out: list[Act]) -> None:
+        """A favour on the building row (§2.9): the constructions of the columns reached, or skip."""
+        col = self.fsub_col
+        self._build_options(p, WOOD, True, out)
+        if col >= 3:
+            self._build_options(p, STONE, True, out)
+        if col >= 4 and self.cubes[p][C] >= 1:
+            out.extend(A.LAWYER[s] for s in self._lawyer_targets(p))
+        if col >= 5:
+            self._build_options(p, PRESTIGE, True, out)
+        out.append(A.SKIP)
+
+    def _activation_options(self, p: int, out: list[Act]) -> None:
+        """Phase 5 (§2.6): what the building at space ``cur``, where ``p``'s worker stands, offers."""
+        t = self.tile[self.cur]
         tile = TILES[t]
         effect = tile.effect
         held = self.cubes[p]
@@ -1356,3 +1378,21 @@ _DO_BY_DECISION: dict[int, Callable[[CaylusState, int, Act], None]] = {
     P_FAV_BLD: CaylusState._do_favour_building,
 }
 _DO_OF_DECISION = tuple(_DO_BY_DECISION[kind] for kind in range(len(_DO_BY_DECISION)))  # indexed by kind
+
+#: ``_gen_legal`` by decision kind.
+_OPTIONS_BY_DECISION: dict[int, Callable[[CaylusState, int, list[Act]], None]] = {
+    P_NONE: CaylusState._no_options,
+    P_PLACE: CaylusState._place_options,
+    P_GATE: CaylusState._gate_options,
+    P_GUILD: CaylusState._guild_options,
+    P_JOUST: CaylusState._joust_options,
+    P_INN: CaylusState._inn_options,
+    P_PROVOST: CaylusState._provost_options,
+    P_ACTIVATE: CaylusState._activation_options,
+    P_BONUS: CaylusState._bonus_options,
+    P_CASTLE: CaylusState._castle_options,
+    P_FAV_ROW: CaylusState._favour_row_options,
+    P_FAV_RES: CaylusState._favour_resource_options,
+    P_FAV_BLD: CaylusState._favour_building_options,
+}
+_OPTIONS_OF_DECISION = tuple(_OPTIONS_BY_DECISION[kind] for kind in range(len(_OPTIONS_BY_DECISION)))  # by kind
