@@ -468,10 +468,10 @@ class Client:
         """Record from ``start`` to ``end`` (monotonic clock, shared by the processes of this machine)."""
         self.window = (start, end)
         await asyncio.sleep(max(0.0, start - time.monotonic()))
-        cpu, wall = time.process_time(), time.monotonic()
+        cpu, wall, system = time.process_time(), time.monotonic(), os.times().system
         positions = [t.version for t in self.tables.values()]
         await asyncio.sleep(max(0.0, end - time.monotonic()))
-        cpu, wall = time.process_time() - cpu, time.monotonic() - wall
+        cpu, wall, system = time.process_time() - cpu, time.monotonic() - wall, os.times().system - system
         # moves sent inside the window may be answered after it: wait for them, within the timeout
         limit = time.monotonic() + self.config.timeout
         while time.monotonic() < limit and any(p.measured for t in self.tables.values() for p in t.pendings):
@@ -479,7 +479,8 @@ class Client:
         stats, self.stats = self.stats, Stats()
         return {
             "index": self.config.index, "tables": len(self.tables), "positions": positions,
-            "cpu": cpu, "wall": wall, "sender": stats.sender, "fanout": stats.fanout, "moves": stats.moves,
+            "cpu": cpu, "system": system, "wall": wall, "sender": stats.sender, "fanout": stats.fanout,
+            "moves": stats.moves,
             "moves_by_server": dict(stats.moves_by_server),
             "sizes": stats.sizes, "lag": stats.lag, "refusals": dict(stats.refusals),
             "disconnects": stats.disconnects, "timeouts": stats.timeouts, "late": stats.late, "lost": stats.lost,
@@ -769,19 +770,25 @@ def children_of(pid: int) -> list[int]:
     return found
 
 
-def cpu_seconds(pid: int) -> float | None:
+def cpu_times(pid: int) -> tuple[float, float] | None:
+    """(user, system) CPU seconds of a process, all its threads."""
     psutil = _psutil()
     if psutil is not None:
         try:
             times = psutil.Process(pid).cpu_times()
-            return float(times.user + times.system)
+            return float(times.user), float(times.system)
         except Exception:
             return None
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return None
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    return int(fields[11]) / CLOCK_TICKS, int(fields[12]) / CLOCK_TICKS
+
+
+def cpu_seconds(pid: int) -> float | None:
+    times = cpu_times(pid)
+    return None if times is None else times[0] + times[1]
 
 
 def rss_bytes(pid: int) -> int | None:
@@ -1150,8 +1157,8 @@ class Run:
                     raise SystemExit(f"load_server: client process {index} exited ({process.exitcode})")
         return [answers[i] for i in range(len(self.conns))]
 
-    def server_sample(self) -> dict[int, float | None]:
-        return {pid: cpu_seconds(pid) for server in self.servers for pid in server.pids()}
+    def server_sample(self) -> dict[int, tuple[float, float] | None]:
+        return {pid: cpu_times(pid) for server in self.servers for pid in server.pids()}
 
     def service_sample(self) -> dict[str, dict[int, float | None]]:
         """CPU seconds of each process of the database and Redis this run uses, when they run here."""
@@ -1202,7 +1209,8 @@ class Run:
         return counts
 
     def print_level(self, tables: int, setup: float, ready: list[dict[str, Any]], reports: list[dict[str, Any]],
-                    before: dict[int, float | None], after: dict[int, float | None], rss: dict[int, int | None],
+                    before: dict[int, tuple[float, float] | None], after: dict[int, tuple[float, float] | None],
+                    rss: dict[int, int | None],
                     machine_before: tuple[float, float] | None, machine_after: tuple[float, float] | None,
                     own_cpu: float, services: dict[str, float]) -> None:
         wall = max(r["wall"] for r in reports)
@@ -1261,16 +1269,18 @@ class Run:
             ("sockets opened", sum(r["opened"] for r in reports)),
             ("sockets opened with permessage-deflate", sum(r["deflated"] for r in reports)),
         ]
-        server_cpu = 0.0
+        server_cpu = server_system = 0.0
         by_server: Counter[str] = Counter()
         for r in reports:
             by_server.update(r["moves_by_server"])
         for number, server in enumerate(self.servers):
             own_cpu_s = 0.0
             for pid in server.pids():
-                start, stop = before.get(pid), after.get(pid)
+                start_times, stop_times = before.get(pid), after.get(pid)
                 cpu = "n/a"
-                if start is not None and stop is not None:
+                if start_times is not None and stop_times is not None:
+                    start, stop = sum(start_times), sum(stop_times)
+                    server_system += stop_times[1] - start_times[1]
                     server_cpu += (stop - start) / wall * 100
                     own_cpu_s += stop - start
                     cpu = f"{(stop - start) / wall * 100:.1f}"
@@ -1292,7 +1302,10 @@ class Run:
             # figure a shared machine still gives (it counts the replacement of finished games too)
             per_move = server_cpu / 100 * wall / moves
             lines += [("server cpu ms per move", f"{per_move * 1000:.2f}"),
-                      ("client cpu ms per move", f"{sum(r['cpu'] for r in reports) / moves * 1000:.2f}")]
+                      ("server cpu ms per move in the kernel (system)", f"{server_system / moves * 1000:.2f}"),
+                      ("client cpu ms per move", f"{sum(r['cpu'] for r in reports) / moves * 1000:.2f}"),
+                      ("client cpu ms per move in the kernel (system)",
+                       f"{sum(r['system'] for r in reports) / moves * 1000:.2f}")]
             if per_move > 0:
                 lines.append(("server ceiling moves/s per core (estimated)", f"{1 / per_move:.0f}"))
         others = 0.0
