@@ -1037,11 +1037,17 @@ class TableRuntime:
             missed = None
             if since is not None and 0 <= since <= table.version:
                 missed = self.hub.missed(table.id, seat, since, table.version)
-            if missed is None:
-                await send(self.full_text(table, seat))
-            else:
-                for text in missed:
-                    await send(text)
+            try:
+                if missed is None:
+                    await send(self.full_text(table, seat))
+                else:
+                    for text in missed:
+                        await send(text)
+            except BaseException:
+                # Its client is gone already (it left during the handshake): nothing of it is kept, and
+                # nobody was told it is online.
+                await self.hub.unsubscribe(table.id, subscriber)
+                raise
             # The newcomer gets the presence update too unless it was just sent a full state: what it
             # missed holds only moves, and the table may have changed since without one (a clock ran
             # out, a vote opened, a seat was reclaimed).

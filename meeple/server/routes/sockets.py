@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -27,16 +28,38 @@ def since_of(websocket: WebSocket) -> int | None:
     return int(text) if text.isdigit() and len(text) < 10 else None
 
 
+class ClientGone(Exception):
+    """A message could not be sent: the socket's client has gone."""
+
+
+def sender_of(websocket: WebSocket) -> Callable[[str], Awaitable[None]]:
+    """The socket's ``send_text``, whose failures all say the client has gone. A client that gives up
+    its handshake before the server accepts it (a busy server) makes uvicorn drop the accept and then
+    refuse the first message with a ``RuntimeError``; Starlette raises ``WebSocketDisconnect`` or
+    ``RuntimeError`` for a socket closed meanwhile."""
+
+    async def send(text: str) -> None:
+        try:
+            await websocket.send_text(text)
+        except (OSError, RuntimeError, WebSocketDisconnect) as error:
+            raise ClientGone(str(error)) from error
+
+    return send
+
+
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     runtime = runtime_of(websocket)
     await websocket.accept()
     try:
         table, subscriber = await runtime.open_socket(table_id, seat_token_of(websocket, table_id),
-                                                      since_of(websocket), websocket.send_text)
+                                                      since_of(websocket), sender_of(websocket))
     except Refused as refusal:
         await websocket.send_json(refusal.to_json())
         await websocket.close(code=FORBIDDEN_CLOSE if refusal.status == 403 else UNKNOWN_TABLE_CLOSE)
+        return
+    except ClientGone:
+        log.info("a client of table %s left before its first message", table_id)
         return
     seat = subscriber.seat
     websocket.app.state.alerts.visited(table, seat)
