@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import compress
+from operator import itemgetter
 from typing import Any, Self
 
 from meeple.core.contract import JSON, GameState
@@ -75,6 +76,7 @@ STEP_NAMES = ("", "gate", "stairs", "mint/king/pomp", "recruit", "back door")
 _END = A.END_ACTION
 _NONE_OF_9 = [0] * 9  # a seat's rooms or hand holding nothing
 _NONE_OF_10 = [0] * 10  # no privilege tallies
+_SQUARES = range(GARDEN_SIZE)
 _GATE_SOURCES = A.GATE_FROM_ROOM[:GAT]  # a servant to the Gate from any room but the Gate
 _END_ONLY: tuple[PalaisAction, ...] = (A.END_ACTION,)
 _GATE_THEN_END: tuple[PalaisAction, ...] = (A.GATE_POOL, A.END_ACTION)
@@ -484,7 +486,8 @@ class PalaisRoyalState(GameState[PalaisAction]):
         within = rules.within_seals[min(mine[KIN] + self.v_turquoise, cap)][min(mine[POM] + self.v_violet, cap)]
         recruit = A.RECRUIT
         out = []
-        for q in [q for q, tile in enumerate(garden) if within[tile]]:  # (within[-1], no tile, is False)
+        # each square's noble within reach? (read in C; within[-1], a square without a noble, is False)
+        for q in compress(_SQUARES, itemgetter(*garden)(within)):
             if printed[garden[q]] > gold and self.recruit_cost(q, p) > gold:
                 continue
             if is_edge[q] and not has_servant:
