@@ -346,10 +346,6 @@ class _Context:
         worth += 1.5  # a fair chance at the best builder's favour
         return 1.3 * worth - 0.55 * used * (min(count, 3) / count)
 
-    def reach(self, space: int) -> float:
-        """The chance that the provost still reaches road space ``space`` in phase 5."""
-        return _REACH[space - self.provost + _REACH_ZERO]
-
     def activation(self, space: int, have: Sequence[int], money: int) -> float:
         """Worth of activating road space ``space`` with the cubes ``have`` and ``money`` deniers."""
         tile = TILES[self.tiles[space]]
