@@ -3,9 +3,10 @@
 Each case is a game, a player count, options and a seed; ``playout_digest`` plays it with a seeded
 ``random.Random`` choosing among ``legal_actions()`` (so the order of the legal actions counts too) and
 hashes the full history, the scores, the winners, the stats, and ``to_json()`` and the views of seat 0
-and of a spectator at a few points. The expected digests were generated from the engines before they
-were optimised (``python -m tests.games.golden burgundy caylus palais_royal`` rewrites them) and are
-committed beside each game's tests as ``golden_playouts.json``.
+and of a spectator at a few points (and, in Citadels, seat 0's determinization). The expected digests
+were generated from the engines before they were optimised (``python -m tests.games.golden burgundy
+caylus palais_royal citadels`` rewrites them) and are committed beside each game's tests as
+``golden_playouts.json``.
 """
 
 from __future__ import annotations
@@ -32,6 +33,11 @@ EXTRA_OPTIONS: dict[str, list[dict[str, Any]]] = {
         {"lawyer_targets": "wood_stone", "pp_floor": False, "tower_full_penalty": "none"},
         {"jeweller": True, "simplified_favours": True, "lawyer_pp": 3},
     ],
+    "citadels": [
+        {"deck": "ffg66", "overbuild": True, "haunted_last_round": False, "great_wall_self": True,
+         "bonus_timing": "after_gather", "tie_break": "ffg", "first_crown": "random", "observatory_cost": 5},
+        {"classic_variant": True, "max_rounds": 4, "laboratory_gold": 2, "library": "keep_all"},
+    ],
     "palais_royal": [
         {"initial_placement": "free_10", "cost_reduction": "orthogonal_diagonal", "edge_tie": "demote",
          "privilege_activation": "immediate", "step3_order": "fixed", "gold_limited": True},
@@ -41,6 +47,10 @@ EXTRA_OPTIONS: dict[str, list[dict[str, Any]]] = {
         {"gate_fixed_centre": True, "cost_reduction": "none", "end_trigger_nobles": 33},
     ],
 }
+
+# Games whose hidden-card bookkeeping is read only by ``determinize`` (Citadels' knowledge records): their
+# digests also hold seat 0's determinization at the checkpoints.
+DETERMINIZED = frozenset({"citadels"})
 
 
 def option_sets(name: str) -> list[dict[str, Any]]:
@@ -81,6 +91,8 @@ def playout_digest(name: str, players: int, options: dict[str, Any], seed: int) 
             record(f"json@{steps}", state.to_json())
             record(f"view0@{steps}", state.view(0))
             record(f"spectator@{steps}", state.view(None))
+            if name in DETERMINIZED:
+                record(f"determinized0@{steps}", state.determinize(0, seed).to_json())
         if state.is_over:
             break
         legal = state.legal_actions()
