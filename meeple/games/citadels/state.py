@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Self
 
 from meeple.core.contract import JSON, GameState
-from meeple.core.errors import IllegalAction, InvalidState
+from meeple.core.errors import InvalidState
 from meeple.core.logview import log_views
 from meeple.core.rng import Rng
 from meeple.games.card_knowledge import (
@@ -52,24 +52,8 @@ from meeple.games.citadels.actions import (
     GOLD,
     GRAVE_PASS,
     GRAVE_TAKE,
-    K_BUILD,
-    K_DESTROY,
-    K_DISCARD,
-    K_DRAW,
     K_END,
-    K_GOLD,
-    K_GRAVE_PASS,
     K_GRAVE_TAKE,
-    K_KEEP,
-    K_KILL,
-    K_LAB,
-    K_PICK,
-    K_REDRAW,
-    K_REDRAW_DONE,
-    K_ROB,
-    K_SMITHY,
-    K_SWAP,
-    K_TAX,
     KEEP_ACTS,
     KILL,
     LAB,
@@ -557,10 +541,11 @@ class CitadelsState(GameState[Act]):
             if legal is None:
                 legal = self.legal_actions()
             if act in legal:  # nothing is legal once the game is over
-                rng_before = self.rng.state
-                self._apply(act)
+                # The RNG is drawn only when a round starts, inside `_call_from`, which seals the history
+                # first: the base class's check that the RNG did not move is not needed here.
+                self._legal = None
+                _DO[act.kind](self, act)
                 self._history_notations.append(act.notation)
-                self._seal_if_drawn(rng_before)
                 return
         super().apply(action)
 
@@ -684,126 +669,168 @@ class CitadelsState(GameState[Act]):
 
     def _apply(self, action: Act) -> None:
         self._legal = None
+        _DO[action.kind](self, action)
+
+    def _do_pick(self, action: Act) -> None:
+        seat = self.cur
+        log = self.log
+        c = action.a
+        pool = self.pool
+        log.append((seat, E_PICKED, seat, tuple(pool), c))
+        log.append((-1, E_PICK, seat, len(pool)))
+        pool.remove(c)
+        self.holder[c] = seat
+        self.steps.append((seat, S_PICK, c))
+        self._after_draft_step()
+
+    def _do_end(self, action: Act) -> None:
+        seat = self.cur
+        log = self.log
+        log.append((-1, E_END_TURN, seat, self.rank))
+        self._call_from(self.rank + 1)
+
+    def _do_build(self, action: Act) -> None:
+        seat = self.cur
+        log = self.log
+        d = action.a
+        price = self.rules.cost[d]
+        self.hands[seat].remove(d)
+        self._removed_in_public(seat, d)
+        self.gold[seat] -= price
+        city = self.cities[seat]
+        city.append(d)
+        self.masks[seat] |= 1 << d
+        self.builds_left -= 1
+        log.append((-1, E_BUILD, seat, d, price))
+        if d == HAUNTED_QUARTER:
+            self.hq_round = self.round_no
+        if len(city) == self.rules.cap:
+            first = self.first_complete < 0
+            if first:
+                self.first_complete = seat
+            log.append((-1, E_COMPLETE, seat, int(first)))
+
+    def _do_gold(self, action: Act) -> None:
+        seat = self.cur
+        log = self.log
+        self.gold[seat] += 2
+        log.append((-1, E_GOLD, seat, 2))
+        self.gathered = True
+        if not self.rules.bonus_start:
+            self._bonus()
+
+    def _do_draw(self, action: Act) -> None:
+        seat = self.cur
+        self._draw(seat)
+
+    def _do_keep(self, action: Act) -> None:
+        seat = self.cur
+        self._keep(seat, action.a)
+
+    def _do_tax(self, action: Act) -> None:
+        seat = self.cur
+        log = self.log
+        income = self._income(seat, self.rank)
+        self.gold[seat] += income
+        self.tax_used = True
+        log.append((-1, E_TAX, seat, self.rank, income))
+
+    def _do_discard(self, action: Act) -> None:
+        seat = self.cur
+        log = self.log
+        c = action.a
+        self.pool.remove(c)
+        self.facedown.append(c)
+        self.steps.append((seat, S_DISCARD, c))
+        log.append((-1, E_DISCARD_CHAR, seat))
+        log.append((seat, E_DISCARDED, seat, c))
+        self._after_draft_step()
+
+    def _do_kill(self, action: Act) -> None:
+        seat = self.cur
+        log = self.log
+        self.killed = action.a
+        self.power_used = True
+        log.append((-1, E_KILL, seat, action.a))
+
+    def _do_rob(self, action: Act) -> None:
+        seat = self.cur
+        log = self.log
+        self.robbed = action.a
+        self.power_used = True
+        log.append((-1, E_ROB, seat, action.a))
+
+    def _do_destroy(self, action: Act) -> None:
+        seat = self.cur
+        self._destroy(seat, action.a, action.b)
+
+    def _do_graveyard(self, action: Act) -> None:
         kind = action.kind
         seat = self.cur
         log = self.log
-        if kind == K_PICK:
-            c = action.a
-            pool = self.pool
-            log.append((seat, E_PICKED, seat, tuple(pool), c))
-            log.append((-1, E_PICK, seat, len(pool)))
-            pool.remove(c)
-            self.holder[c] = seat
-            self.steps.append((seat, S_PICK, c))
-            self._after_draft_step()
-        elif kind == K_END:
-            log.append((-1, E_END_TURN, seat, self.rank))
-            self._call_from(self.rank + 1)
-        elif kind == K_BUILD:
-            d = action.a
-            price = self.rules.cost[d]
-            self.hands[seat].remove(d)
-            self._removed_in_public(seat, d)
-            self.gold[seat] -= price
-            city = self.cities[seat]
-            city.append(d)
-            self.masks[seat] |= 1 << d
-            self.builds_left -= 1
-            log.append((-1, E_BUILD, seat, d, price))
-            if d == HAUNTED_QUARTER:
-                self.hq_round = self.round_no
-            if len(city) == self.rules.cap:
-                first = self.first_complete < 0
-                if first:
-                    self.first_complete = seat
-                log.append((-1, E_COMPLETE, seat, int(first)))
-        elif kind == K_GOLD:
-            self.gold[seat] += 2
-            log.append((-1, E_GOLD, seat, 2))
-            self.gathered = True
-            if not self.rules.bonus_start:
-                self._bonus()
-        elif kind == K_DRAW:
-            self._draw(seat)
-        elif kind == K_KEEP:
-            self._keep(seat, action.a)
-        elif kind == K_TAX:
-            income = self._income(seat, self.rank)
-            self.gold[seat] += income
-            self.tax_used = True
-            log.append((-1, E_TAX, seat, self.rank, income))
-        elif kind == K_DISCARD:
-            c = action.a
-            self.pool.remove(c)
-            self.facedown.append(c)
-            self.steps.append((seat, S_DISCARD, c))
-            log.append((-1, E_DISCARD_CHAR, seat))
-            log.append((seat, E_DISCARDED, seat, c))
-            self._after_draft_step()
-        elif kind == K_KILL:
-            self.killed = action.a
-            self.power_used = True
-            log.append((-1, E_KILL, seat, action.a))
-        elif kind == K_ROB:
-            self.robbed = action.a
-            self.power_used = True
-            log.append((-1, E_ROB, seat, action.a))
-        elif kind == K_DESTROY:
-            self._destroy(seat, action.a, action.b)
-        elif kind in (K_GRAVE_TAKE, K_GRAVE_PASS):
-            card = self.grave_card
-            if kind == K_GRAVE_TAKE:
-                self.gold[seat] -= 1
-                self._gained_in_public(seat, card)
-                self.hands[seat].append(card)
-                log.append((-1, E_GRAVE_TAKE, seat, card))
-            else:
-                self._put_under((card,), None)
-                self.deck.append(card)
-                log.append((-1, E_GRAVE_PASS, seat, card))
-            self.grave_card = -1
-            self.phase = P_TURN
-            self.cur = self.turn_seat
-        elif kind == K_SWAP:
-            other = action.a
-            hands = self.hands
-            gave, got = hands[seat], hands[other]
-            hands[seat], hands[other] = got, gave
-            self._swapped(seat, other, gave, got)
-            self.seal_history()  # each now holds the other's cards
-            self.power_used = True
-            log.append((-1, E_SWAP, seat, other, len(gave), len(got)))
-            log.append((seat, E_SWAPPED, seat, other, tuple(gave), tuple(got)))
-            log.append((other, E_SWAPPED, other, seat, tuple(got), tuple(gave)))
-        elif kind == K_REDRAW:
-            self.marked.append(action.a)
-            self.power_used = True
-            self.phase = P_REDRAW
-        elif kind == K_REDRAW_DONE:
-            self._redraw(seat)
-        elif kind == K_LAB:
-            d = action.a
-            self.hands[seat].remove(d)
-            self._put_under((d,), seat)
-            self.deck.append(d)
-            gain = self.rules.lab_gold
-            self.gold[seat] += gain
-            self.lab_used = True
-            log.append((-1, E_LAB, seat, gain))
-            log.append((seat, E_LAB_CARD, seat, d))
-        elif kind == K_SMITHY:
-            rules = self.rules
-            self.gold[seat] -= rules.smithy_price
-            deck = self.deck
-            cards = deck[: rules.smithy_draw]
-            del deck[: rules.smithy_draw]
-            self._took(seat, cards, seat)
-            self.hands[seat].extend(cards)
-            self.smithy_used = True
-            log.append((-1, E_SMITHY, seat, rules.smithy_price, len(cards)))
-            log.append((seat, E_DREW, seat, SRC_SMITHY, tuple(cards)))
-        else:  # pragma: no cover - every kind is handled above
-            raise IllegalAction(f"unknown action {action}")
+        card = self.grave_card
+        if kind == K_GRAVE_TAKE:
+            self.gold[seat] -= 1
+            self._gained_in_public(seat, card)
+            self.hands[seat].append(card)
+            log.append((-1, E_GRAVE_TAKE, seat, card))
+        else:
+            self._put_under((card,), None)
+            self.deck.append(card)
+            log.append((-1, E_GRAVE_PASS, seat, card))
+        self.grave_card = -1
+        self.phase = P_TURN
+        self.cur = self.turn_seat
+
+    def _do_swap(self, action: Act) -> None:
+        seat = self.cur
+        log = self.log
+        other = action.a
+        hands = self.hands
+        gave, got = hands[seat], hands[other]
+        hands[seat], hands[other] = got, gave
+        self._swapped(seat, other, gave, got)
+        self.seal_history()  # each now holds the other's cards
+        self.power_used = True
+        log.append((-1, E_SWAP, seat, other, len(gave), len(got)))
+        log.append((seat, E_SWAPPED, seat, other, tuple(gave), tuple(got)))
+        log.append((other, E_SWAPPED, other, seat, tuple(got), tuple(gave)))
+
+    def _do_redraw(self, action: Act) -> None:
+        self.marked.append(action.a)
+        self.power_used = True
+        self.phase = P_REDRAW
+
+    def _do_redraw_done(self, action: Act) -> None:
+        seat = self.cur
+        self._redraw(seat)
+
+    def _do_lab(self, action: Act) -> None:
+        seat = self.cur
+        log = self.log
+        d = action.a
+        self.hands[seat].remove(d)
+        self._put_under((d,), seat)
+        self.deck.append(d)
+        gain = self.rules.lab_gold
+        self.gold[seat] += gain
+        self.lab_used = True
+        log.append((-1, E_LAB, seat, gain))
+        log.append((seat, E_LAB_CARD, seat, d))
+
+    def _do_smithy(self, action: Act) -> None:
+        seat = self.cur
+        log = self.log
+        rules = self.rules
+        self.gold[seat] -= rules.smithy_price
+        deck = self.deck
+        cards = deck[: rules.smithy_draw]
+        del deck[: rules.smithy_draw]
+        self._took(seat, cards, seat)
+        self.hands[seat].extend(cards)
+        self.smithy_used = True
+        log.append((-1, E_SMITHY, seat, rules.smithy_price, len(cards)))
+        log.append((seat, E_DREW, seat, SRC_SMITHY, tuple(cards)))
 
     def _draw(self, seat: int) -> None:
         mask = self.masks[seat]
@@ -1527,6 +1554,30 @@ class CitadelsState(GameState[Act]):
                 check_record(record, self._contents(me), self.deck, self.deck_top)
             except ValueError as error:
                 raise InvalidState(f"knowledge record {me} is not true of the state: {error}") from error
+
+
+#: How each action kind is carried out, indexed by its ``K_*`` code (one lookup instead of a chain of tests).
+_DO: tuple[Callable[[CitadelsState, Act], None], ...] = (
+    CitadelsState._do_pick,  # K_PICK
+    CitadelsState._do_discard,  # K_DISCARD
+    CitadelsState._do_gold,  # K_GOLD
+    CitadelsState._do_draw,  # K_DRAW
+    CitadelsState._do_keep,  # K_KEEP
+    CitadelsState._do_build,  # K_BUILD
+    CitadelsState._do_tax,  # K_TAX
+    CitadelsState._do_kill,  # K_KILL
+    CitadelsState._do_rob,  # K_ROB
+    CitadelsState._do_swap,  # K_SWAP
+    CitadelsState._do_redraw,  # K_REDRAW
+    CitadelsState._do_redraw_done,  # K_REDRAW_DONE
+    CitadelsState._do_destroy,  # K_DESTROY
+    CitadelsState._do_graveyard,  # K_GRAVE_TAKE
+    CitadelsState._do_graveyard,  # K_GRAVE_PASS
+    CitadelsState._do_lab,  # K_LAB
+    CitadelsState._do_smithy,  # K_SMITHY
+    CitadelsState._do_end,  # K_END
+)
+assert len(_DO) == K_END + 1
 
 
 def _list(value: Any, size: int | None) -> list[Any]:
