@@ -195,7 +195,6 @@ _SMITHY_BIT = 1 << SMITHY
 _OBS_BIT = 1 << OBSERVATORY
 _LIB_BIT = 1 << LIBRARY
 _GRAVE_BIT = 1 << GRAVEYARD
-_WALL_BIT = 1 << GREAT_WALL
 
 
 
@@ -207,9 +206,9 @@ class Rules:
     """The option values decoded once into plain attributes; shared (never mutated) between clones."""
 
     __slots__ = (
-        "bonus_start", "cap", "cost", "deck_preset", "first_crown_random", "great_wall_self", "haunted_last_round",
-        "keep_all", "lab_gold", "max_rounds", "overbuild", "players", "points", "script", "script_len",
-        "smithy_draw", "smithy_price", "tie_rank",
+        "affordable", "bonus_start", "cap", "cost", "deck_preset", "destroy_prices", "first_crown_random",
+        "great_wall_self", "haunted_last_round", "keep_all", "lab_gold", "max_rounds", "overbuild", "players",
+        "points", "script", "script_len", "smithy_draw", "smithy_price", "tie_rank",
     )
 
     def __init__(self, players: int, options: dict[str, Any]) -> None:
@@ -224,6 +223,9 @@ class Rules:
         #: Every value read from a district (build and destroy prices, points) follows its cost under the options.
         self.cost: tuple[int, ...] = printed_costs(options["observatory_cost"])
         self.points: tuple[int, ...] = district_points(options["observatory_cost"])
+        #: By gold in hand (the last entry for any more): the mask of the districts that cost no more.
+        self.affordable: tuple[int, ...] = tuple(
+            sum(1 << d for d, price in enumerate(self.cost) if price <= gold) for gold in range(max(self.cost) + 1))
         self.lab_gold: int = options["laboratory_gold"]
         price, draw = str(options["smithy"]).split(":")
         self.smithy_price = int(price)
@@ -231,6 +233,11 @@ class Rules:
         self.keep_all: bool = options["library"] == "keep_all"
         self.haunted_last_round: bool = options["haunted_last_round"]
         self.great_wall_self: bool = options["great_wall_self"]
+        #: What the Warlord pays to destroy each district (§2.6): one less than its cost, in a city without
+        #: the Great Wall (first row) or with it (second row: one more, but for the Wall itself only under D7).
+        self.destroy_prices: tuple[tuple[int, ...], tuple[int, ...]] = (
+            tuple(price - 1 for price in self.cost),
+            tuple(price - (d == GREAT_WALL and not self.great_wall_self) for d, price in enumerate(self.cost)))
         self.bonus_start: bool = options["bonus_timing"] == "start"
         self.tie_rank: bool = options["tie_break"] == "rank"
         self.first_crown_random: bool = options["first_crown"] == "random"
@@ -432,7 +439,8 @@ class CitadelsState(GameState[Act]):
             self.phase = P_DISCARD
 
     def _after_draft_step(self) -> None:
-        self.seal_history()  # the next drafter sees what is left (undo stops here)
+        self._undo_floor = len(self._history_notations) + 1  # seal_history(), inline: the next drafter
+        # sees what is left (undo stops here)
         self.draft_idx += 1
         if self.draft_idx < self.rules.script_len:
             self._open_draft_step()
@@ -450,7 +458,7 @@ class CitadelsState(GameState[Act]):
     def _call_from(self, rank: int) -> None:
         """Call ranks from ``rank`` on (§2.3); the first living holder reveals and starts a turn.
         Everyone learns who holds (or nobody holds) the ranks called, so undo stops here."""
-        self.seal_history()
+        self._undo_floor = len(self._history_notations) + 1  # seal_history(), inline
         holder = self.holder
         log = self.log
         while rank < 8:
@@ -535,14 +543,20 @@ class CitadelsState(GameState[Act]):
 
     def apply(self, action: Act | str) -> None:
         """The base ``apply`` with a fast path for interned actions and exact notations; same semantics."""
-        act = action if type(action) is Act else ALL_ACTIONS.get(action) if type(action) is str else None
-        if act is not None:
+        # The RNG is drawn only when a round starts, inside `_call_from`, which seals the history first:
+        # the base class's check that the RNG did not move is not needed on the fast paths.
+        if type(action) is Act:
             legal = self._legal
             if legal is None:
                 legal = self.legal_actions()
-            if act in legal:  # nothing is legal once the game is over
-                # The RNG is drawn only when a round starts, inside `_call_from`, which seals the history
-                # first: the base class's check that the RNG did not move is not needed here.
+            if action in legal:  # nothing is legal once the game is over
+                self._legal = None
+                _DO[action.kind](self, action)
+                self._history_notations.append(action.notation)
+                return
+        elif type(action) is str:
+            act = ALL_ACTIONS.get(action)
+            if act is not None and act in self.legal_actions():
                 self._legal = None
                 _DO[act.kind](self, act)
                 self._history_notations.append(act.notation)
@@ -578,12 +592,13 @@ class CitadelsState(GameState[Act]):
                 rules = self.rules
                 acts = []
                 if self.builds_left and hand and (len(self.cities[seat]) < rules.cap or rules.overbuild):
-                    cost = rules.cost
                     gold = self.gold[seat]
-                    seen = mask  # a name already in the city, or already listed, is not offered again
+                    affordable = rules.affordable
+                    # The names it can pay for and has not built; each is crossed off once listed.
+                    open_names = (affordable[gold] if gold < len(affordable) else affordable[-1]) & ~mask
                     for d in hand:
-                        if not (seen >> d) & 1 and cost[d] <= gold:
-                            seen |= 1 << d
+                        if open_names >> d & 1:
+                            open_names ^= 1 << d
                             acts.append(BUILD[d])
                 if power:
                     self._power_actions(seat, rank, hand, acts)
@@ -636,28 +651,22 @@ class CitadelsState(GameState[Act]):
 
     def _destroy_actions(self, seat: int, gold: int, acts: list[Act]) -> None:
         rules = self.rules
-        cost = rules.cost
+        destroy_prices = rules.destroy_prices
         cap = rules.cap
         bishop = self.holder[BISHOP] if self.killed != BISHOP else -1
-        wall_self = rules.great_wall_self
-        for target in range(self.players):
-            city = self.cities[target]
+        masks = self.masks
+        for target, city in enumerate(self.cities):
             if target == bishop or len(city) >= cap or not city:
                 continue
-            wall = (self.masks[target] & _WALL_BIT) != 0
+            prices = destroy_prices[masks[target] >> GREAT_WALL & 1]
             row = DESTROY[target]
             for d in city:
-                if d == KEEP:
-                    continue
-                price = cost[d] - 1 + (1 if wall and (d != GREAT_WALL or wall_self) else 0)
-                if price <= gold:
+                if prices[d] <= gold and d != KEEP:
                     acts.append(row[d])
 
     def destroy_cost(self, target: int, card: int) -> int:
         """What the Warlord pays to destroy ``card`` in ``target``'s city (§2.6)."""
-        rules = self.rules
-        wall = (self.masks[target] & _WALL_BIT) != 0
-        return rules.cost[card] - 1 + (1 if wall and (card != GREAT_WALL or rules.great_wall_self) else 0)
+        return self.rules.destroy_prices[self.masks[target] >> GREAT_WALL & 1][card]
 
     def _income(self, seat: int, rank: int) -> int:
         """Tax for the character of ``rank``: one per district of its type, +1 with the School of Magic.
@@ -930,7 +939,7 @@ class CitadelsState(GameState[Act]):
     def _took(self, seat: int, cards: list[int], into: int) -> None:
         """``seat`` drew ``cards`` from the top into its hand (``into == seat``) or its keep step (``DRAWN``):
         it saw them, so undo stops here."""
-        self.seal_history()
+        self._undo_floor = len(self._history_notations) + 1  # seal_history(), inline
         first = self.deck_top
         self.deck_top = first + len(cards)
         self._pending.append((CitadelsState._took_known, (seat, tuple(cards), into, first)))
