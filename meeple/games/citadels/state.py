@@ -245,6 +245,22 @@ class Rules:
         self.deck_preset: str = options["deck"]
 
 
+_RULES: dict[tuple[int, tuple[tuple[str, Any], ...]], Rules] = {}
+_RULES_KEPT = 512  # option sets remembered (``max_rounds`` alone could make them endless)
+
+
+def rules_for(players: int, options: dict[str, Any]) -> Rules:
+    """The ``Rules`` of a player count and resolved options, built once (shared like a clone's): decoding
+    them and building their tables at every setup was 3% of a random 4-player game."""
+    key = (players, tuple(options.items()))
+    rules = _RULES.get(key)
+    if rules is None:
+        rules = Rules(players, options)
+        if len(_RULES) < _RULES_KEPT:
+            _RULES[key] = rules
+    return rules
+
+
 def deal_characters(order: list[int], players: int, rng: Rng) -> tuple[list[int], int, list[int]]:
     """Deal a shuffled character stack (top first) for a new round (§2.2, D20).
 
@@ -361,7 +377,7 @@ class CitadelsState(GameState[Act]):
     # --- setup ---------------------------------------------------------------------------------
 
     def setup(self) -> None:
-        rules = self.rules = Rules(self.players, self.options)
+        rules = self.rules = rules_for(self.players, self.options)
         self.is_over = False
         n = self.players
         deck = deck_kinds(rules.deck_preset)
@@ -1472,7 +1488,7 @@ class CitadelsState(GameState[Act]):
         if not isinstance(body, dict):
             raise InvalidState("the body of a saved Citadels state must be an object")
         n = self.players
-        rules = self.rules = Rules(n, self.options)
+        rules = self.rules = rules_for(n, self.options)
         card_ids = range(KIND_COUNT)
         self.hands = [_ints(h, card_ids) for h in _list(body["hands"], n)]
         self.cities = [_ints(c, card_ids) for c in _list(body["cities"], n)]
