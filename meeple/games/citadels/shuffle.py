@@ -20,8 +20,9 @@ _LIMIT = 1 << 32
 _MAX_PLANNED = 256
 
 
-def _plan(length: int) -> tuple[tuple[int, int], ...]:
-    """(product of the group's ranges, index where the group stops) for a list of ``length`` items."""
+def _plan(length: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+    """For a list of ``length`` items, one entry per group of swaps: the product of the group's ranges,
+    and for each swap the index it fills and its range (index + 1), from the end of the list down."""
     groups = []
     i = length - 1
     while i > 0:
@@ -30,12 +31,12 @@ def _plan(length: int) -> tuple[tuple[int, int], ...]:
         while k > 0 and product * (k + 1) < _LIMIT:
             product *= k + 1
             k -= 1
-        groups.append((product, k))
+        groups.append((product, tuple((j, j + 1) for j in range(i, k, -1))))
         i = k
     return tuple(groups)
 
 
-_PLANS: tuple[tuple[tuple[int, int], ...], ...] = tuple(_plan(n) for n in range(_MAX_PLANNED))
+_PLANS = tuple(_plan(n) for n in range(_MAX_PLANNED))
 
 
 def shuffle(rng: Rng, items: list[T]) -> None:
@@ -46,10 +47,8 @@ def shuffle(rng: Rng, items: list[T]) -> None:
     """
     n = len(items)
     next64 = rng.next64
-    i = n - 1
-    for product, stop in _PLANS[n] if n < _MAX_PLANNED else _plan(n):
+    for product, swaps in _PLANS[n] if n < _MAX_PLANNED else _plan(n):
         r = (next64() * product) >> 64
-        while i > stop:
-            r, j = divmod(r, i + 1)
+        for i, size in swaps:
+            r, j = divmod(r, size)
             items[i], items[j] = items[j], items[i]
-            i -= 1

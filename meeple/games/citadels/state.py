@@ -168,6 +168,8 @@ LOCATIONS = 8
 #: worst in 100,000 samples; each attempt keeps every pool the seat saw, so one always exists).
 _TRIES = 20000
 _GOLD_DRAW: tuple[Act, ...] = (GOLD, DRAW)
+#: The log entry of each rank called that nobody answers (log entries are immutable tuples, so shared).
+_NO_ANSWER: tuple[LogEntry, ...] = tuple((-1, E_NO_ANSWER, rank + 1, rank) for rank in range(8))
 _GOLD_ONLY: tuple[Act, ...] = (GOLD,)
 _HAS_POWER: tuple[bool, ...] = tuple(r in (ASSASSIN, THIEF, MAGICIAN, WARLORD) for r in range(8))
 _LAB_SMITHY_BITS = (1 << LABORATORY) | (1 << SMITHY)
@@ -481,7 +483,7 @@ class CitadelsState(GameState[Act]):
             seat = holder[rank]
             if seat >= 0 and rank != self.killed:
                 break
-            log.append((-1, E_NO_ANSWER, rank + 1, rank))
+            log.append(_NO_ANSWER[rank])
             rank += 1
         else:
             self._end_round()
