@@ -57,6 +57,7 @@ from meeple.games.citadels.actions import (
     KEEP_ACTS,
     KILL,
     LAB,
+    MAX_SEATS,
     PICK,
     REDRAW,
     REDRAW_DONE,
@@ -168,6 +169,13 @@ LOCATIONS = 8
 #: worst in 100,000 samples; each attempt keeps every pool the seat saw, so one always exists).
 _TRIES = 20000
 _GOLD_DRAW: tuple[Act, ...] = (GOLD, DRAW)
+#: The Assassin's and the Thief's choices by the face-up characters (and, for the Thief, the killed one
+#: first), filled as they are met; the Magician's swaps by player count and seat.
+_KILLS: dict[tuple[int, ...], tuple[Act, ...]] = {}
+_ROBS: dict[tuple[int, ...], tuple[Act, ...]] = {}
+_SWAPS: tuple[tuple[tuple[Act, ...], ...], ...] = tuple(
+    tuple(tuple(SWAP[t] for t in range(players) if t != seat) for seat in range(players))
+    for players in range(MAX_SEATS + 1))
 #: The log entry of each rank called that nobody answers (log entries are immutable tuples, so shared).
 _NO_ANSWER: tuple[LogEntry, ...] = tuple((-1, E_NO_ANSWER, rank + 1, rank) for rank in range(8))
 _GOLD_ONLY: tuple[Act, ...] = (GOLD,)
@@ -629,7 +637,12 @@ class CitadelsState(GameState[Act]):
         elif phase == P_PICK:
             legal = _PICKS[tuple(self.pool)]
         elif phase == P_KEEP:
-            legal = tuple(map(KEEP_ACTS.__getitem__, _distinct(self.drawn)))
+            drawn = self.drawn
+            if len(drawn) == 2:  # the usual draw, without the Observatory
+                first, second = drawn
+                legal = (KEEP_ACTS[first],) if first == second else (KEEP_ACTS[first], KEEP_ACTS[second])
+            else:
+                legal = tuple(map(KEEP_ACTS.__getitem__, _distinct(drawn)))
         elif phase == P_DISCARD:
             legal = tuple(map(DISCARD.__getitem__, self.pool))
         elif phase == P_REDRAW:
@@ -647,14 +660,19 @@ class CitadelsState(GameState[Act]):
     def _power_actions(self, seat: int, rank: int, hand: list[int], acts: list[Act]) -> None:
         """The character's once-per-turn power (§2.4), for a turn that has not used it yet."""
         if rank == ASSASSIN:
-            faceup = self.faceup
-            acts.extend([KILL[c] for c in range(1, 8) if c not in faceup])
+            faceup = tuple(self.faceup)
+            kills = _KILLS.get(faceup)
+            if kills is None:
+                kills = _KILLS[faceup] = tuple([KILL[c] for c in range(1, 8) if c not in faceup])
+            acts.extend(kills)
         elif rank == THIEF:
-            faceup = self.faceup
-            killed = self.killed
-            acts.extend([ROB[c] for c in range(2, 8) if c != killed and c not in faceup])
+            key = (self.killed, *self.faceup)
+            robs = _ROBS.get(key)
+            if robs is None:
+                robs = _ROBS[key] = tuple([ROB[c] for c in range(2, 8) if c != key[0] and c not in key[1:]])
+            acts.extend(robs)
         elif rank == MAGICIAN:
-            acts.extend([SWAP[t] for t in range(self.players) if t != seat])
+            acts.extend(_SWAPS[self.players][seat])
             if hand:
                 acts.extend(map(REDRAW.__getitem__, _distinct(hand)))
         elif rank == WARLORD:
