@@ -41,7 +41,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from meeple.bots import BUDGET_CLOCKS, make_bot
+from meeple.bots import check_budget_clock, make_bot
 from meeple.core.registry import load_game
 from meeple.simulate import PROGRESS_EVERY, ProgressCallback, ProgressThrottle, games_done, play_bot_game
 
@@ -223,8 +223,7 @@ def run_tournament(
     cannot be reached."""
     game = load_game(game_name)
     game.check_players(len(kinds))
-    if budget_clock not in BUDGET_CLOCKS:
-        raise ValueError(f"unknown budget clock {budget_clock!r}; available: {', '.join(BUDGET_CLOCKS)}")
+    check_budget_clock(budget_clock)
     names = entry_names(list(kinds))
     entries = [EntryResult(name, kind) for name, kind in zip(names, kinds, strict=True)]
     result = TournamentResult(game_name, list(kinds), seed, dict(options or {}), entries, budget_clock=budget_clock)

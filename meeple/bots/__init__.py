@@ -8,7 +8,7 @@ from typing import Any, overload
 from meeple.bots.base import Bot
 from meeple.bots.evaluation import score_evaluation
 from meeple.bots.heuristics import GameHeuristicBot, has_heuristic, heuristic_bot, ranked_by
-from meeple.bots.ismcts import BUDGET_CLOCKS, ISMCTSBot
+from meeple.bots.ismcts import BUDGET_CLOCKS, ISMCTSBot, check_budget_clock
 from meeple.bots.random_bot import RandomBot
 from meeple.core.contract import GameState
 
@@ -163,8 +163,7 @@ def make_bot(kind: str, seed: int | str = 0, budget_clock: str = "wall") -> Bot:
         factory = BOT_KINDS[level]
     except KeyError:
         raise ValueError(f"unknown bot {kind!r}; available: {', '.join(BOT_KINDS)}") from None
-    if budget_clock not in BUDGET_CLOCKS:
-        raise ValueError(f"unknown budget clock {budget_clock!r}; available: {', '.join(BUDGET_CLOCKS)}")
+    check_budget_clock(budget_clock)
     if budget_clock != "wall" and level in TIMED_LEVELS:
         return TIMED_LEVELS[level](seed, budget_clock=budget_clock)
     return factory(seed)
@@ -172,6 +171,6 @@ def make_bot(kind: str, seed: int | str = 0, budget_clock: str = "wall") -> Bot:
 
 __all__ = [
     "BOT_KINDS", "BUDGET_CLOCKS", "HARD_SETTINGS", "HARD_SETTINGS_BY_GAME", "RENAMED_LEVELS", "TIMED_LEVELS", "Bot",
-    "HardBot", "ISMCTSBot", "RandomBot", "RolloutPolicy", "build_search", "expert_bot", "hard_bot", "level_name",
-    "make_bot",
+    "HardBot", "ISMCTSBot", "RandomBot", "RolloutPolicy", "build_search", "check_budget_clock", "expert_bot",
+    "hard_bot", "level_name", "make_bot",
 ]

@@ -69,6 +69,15 @@ Evaluator = Callable[[GameState[Any]], list[float]]
 #: that searches (``time.thread_time``), which other programs on the machine do not use up.
 BUDGET_CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.thread_time}
 
+
+
+def check_budget_clock(name: str) -> None:
+    """``ValueError`` unless ``name`` is one of ``BUDGET_CLOCKS``: said once for the search, the levels and
+    tournaments, which each check before anything starts."""
+    if name not in BUDGET_CLOCKS:
+        raise ValueError(f"unknown budget clock {name!r}; available: {', '.join(BUDGET_CLOCKS)}")
+
+
 #: Under the CPU clock, which costs a system call here (about 3 µs, twenty times the wall clock), the
 #: clock is read only once this much elapsed time has passed since it was last read: the thread cannot
 #: have used more CPU time than that meanwhile, and the margin kept before the deadline is at least it.
@@ -210,8 +219,7 @@ class ISMCTSBot:
             raise ValueError("ISMCTS needs an iteration budget or a time limit")
         if world_reuse < 1:
             raise ValueError("a determinization serves at least one iteration")
-        if budget_clock not in BUDGET_CLOCKS:
-            raise ValueError(f"unknown budget clock {budget_clock!r}; available: {', '.join(BUDGET_CLOCKS)}")
+        check_budget_clock(budget_clock)
         self.rng = Rng(seed)
         self.iterations = iterations
         self.time_limit = time_limit
