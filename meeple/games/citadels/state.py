@@ -179,6 +179,9 @@ _SWAPS: tuple[tuple[tuple[Act, ...], ...], ...] = tuple(
 #: The log entry of each rank called that nobody answers (log entries are immutable tuples, so shared).
 _NO_ANSWER: tuple[LogEntry, ...] = tuple((-1, E_NO_ANSWER, rank + 1, rank) for rank in range(8))
 _GOLD_ONLY: tuple[Act, ...] = (GOLD,)
+#: By rank: the districts a turn may build (the Architect three), and whether the turn has a bonus (D13).
+_BUILDS_A_TURN: tuple[int, ...] = tuple(3 if r == ARCHITECT else 1 for r in range(8))
+_HAS_BONUS: tuple[bool, ...] = tuple(r in (MERCHANT, ARCHITECT) for r in range(8))
 _HAS_POWER: tuple[bool, ...] = tuple(r in (ASSASSIN, THIEF, MAGICIAN, WARLORD) for r in range(8))
 _LAB_SMITHY_BITS = (1 << LABORATORY) | (1 << SMITHY)
 #: For each district type, the bits of its kinds in a city mask.
@@ -216,15 +219,19 @@ class Rules:
     """The option values decoded once into plain attributes; shared (never mutated) between clones."""
 
     __slots__ = (
-        "affordable", "bonus_start", "cap", "cost", "deck_preset", "destroy_prices", "first_crown_random",
-        "great_wall_self", "haunted_last_round", "keep_all", "lab_gold", "max_rounds", "overbuild", "players",
-        "points", "script", "script_len", "smithy_draw", "smithy_price", "tie_rank",
+        "affordable", "bonus_start", "cap", "cost", "deck_preset", "destroy_prices", "draft_turns",
+        "first_crown_random", "great_wall_self", "haunted_last_round", "keep_all", "lab_gold", "max_rounds",
+        "overbuild", "players", "points", "script", "script_len", "smithy_draw", "smithy_price", "tie_rank",
     )
 
     def __init__(self, players: int, options: dict[str, Any]) -> None:
         self.players = players
         self.script = DRAFT_SCRIPTS[players]
         self.script_len = len(self.script)
+        #: By crown, then draft step: who decides and whether it picks or discards (the script, resolved).
+        self.draft_turns: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+            tuple(((crown + offset) % players, P_PICK if kind == S_PICK else P_DISCARD) for offset, kind in self.script)
+            for crown in range(players))
         complete_at = options["complete_at"]
         if complete_at is None:
             complete_at = 8 if players <= 3 or options["classic_variant"] else 7
@@ -295,6 +302,7 @@ def deal_characters(order: list[int], players: int, rng: Rng) -> tuple[list[int]
 class CitadelsState(GameState[Act]):
     """One game of Citadels in progress (see the module docstring for the representation)."""
     __slots__ = (
+        "_answering",
         "_legal",
         "_pending",
         "_records",
@@ -383,6 +391,7 @@ class CitadelsState(GameState[Act]):
     _watch_pos: int
     _watch_hands: int
     _legal: tuple[Act, ...] | None
+    _answering: int  # the ranks whose call will be answered: held (picked) and not murdered
 
     # --- setup ---------------------------------------------------------------------------------
 
@@ -443,6 +452,7 @@ class CitadelsState(GameState[Act]):
             self.steps = [(-1, S_RANDOM_FD, first)]
         self.pool = sorted(chars)
         self.holder = [-1] * 8
+        self._answering = 0
         self.draft_idx = 0
         self.killed = -1
         self.robbed = -1
@@ -453,22 +463,20 @@ class CitadelsState(GameState[Act]):
         self._open_draft_step()
 
     def _open_draft_step(self) -> None:
-        offset, kind = self.rules.script[self.draft_idx]
-        self.cur = (self.crown + offset) % self.players
-        if kind == S_PICK:
-            self.phase = P_PICK
-            if self.reserved >= 0 and self.draft_idx == 6:  # 7 players: the 7th also gets the face-down card
-                self.pool.append(self.reserved)
-                self.pool.sort()
-                self.reserved = -1
-        else:
-            self.phase = P_DISCARD
+        """Hand draft step ``draft_idx`` to its drafter, as a pick or a discard."""
+        idx = self.draft_idx
+        self.cur, self.phase = self.rules.draft_turns[self.crown][idx]
+        if idx == 6 and self.reserved >= 0:  # 7 players: the 7th pick also gets the face-down card
+            pool = self.pool
+            pool.append(self.reserved)
+            pool.sort()
+            self.reserved = -1
 
     def _after_draft_step(self) -> None:
         self._undo_floor = len(self._history_notations) + 1  # seal_history(), inline: the next drafter
         # sees what is left (undo stops here)
-        self.draft_idx += 1
-        if self.draft_idx < self.rules.script_len:
+        idx = self.draft_idx = self.draft_idx + 1
+        if idx < self.rules.script_len:
             self._open_draft_step()
             return
         last = self.cur
@@ -477,25 +485,42 @@ class CitadelsState(GameState[Act]):
         self.steps.append((last, S_AUTO_FD, leftover))
         self.log.append((-1, E_FACE_DOWN))
         self.log.append((last, E_SAW_FACE_DOWN, last, leftover))
-        self._call_from(0)
+        self._call_next(0)  # ``_answering`` holds the picks
 
     # --- action phase --------------------------------------------------------------------------
 
     def _call_from(self, rank: int) -> None:
+        """Start the calls of the round's action phase at ``rank``, the draft over: the ranks that will
+        answer are the held ones but the murdered one (kept in ``_answering``; a murder takes its bit)."""
+        self._answering = self._answering_ranks()
+        self._call_next(rank)
+
+    def _answering_ranks(self) -> int:
+        """The mask of the ranks held and not murdered."""
+        holder = self.holder
+        killed = self.killed
+        answering = 0
+        for c in range(8):
+            if holder[c] >= 0 and c != killed:
+                answering |= 1 << c
+        return answering
+
+    def _call_next(self, rank: int) -> None:
         """Call ranks from ``rank`` on (§2.3); the first living holder reveals and starts a turn.
         Everyone learns who holds (or nobody holds) the ranks called, so undo stops here."""
         self._undo_floor = len(self._history_notations) + 1  # seal_history(), inline
-        holder = self.holder
         log = self.log
-        while rank < 8:
-            seat = holder[rank]
-            if seat >= 0 and rank != self.killed:
-                break
-            log.append(_NO_ANSWER[rank])
-            rank += 1
-        else:
+        waiting = self._answering >> rank
+        if not waiting:
+            log += _NO_ANSWER[rank:]
             self._end_round()
             return
+        silent = (waiting & -waiting).bit_length() - 1  # the ranks called before the next one to answer
+        if silent:
+            log += _NO_ANSWER[rank : rank + silent]
+            rank += silent
+        holder = self.holder
+        seat = holder[rank]
         self.rank = rank
         self.cur = self.turn_seat = seat
         self.revealed |= 1 << rank
@@ -512,13 +537,13 @@ class CitadelsState(GameState[Act]):
             self.crown = seat
             log.append((-1, E_CROWN, seat))
         self.gathered = False
-        self.builds_left = 3 if rank == ARCHITECT else 1
+        self.builds_left = _BUILDS_A_TURN[rank]
         self.tax_used = False
         self.power_used = False
         self.lab_used = False
         self.smithy_used = False
         self.phase = P_TURN
-        if rank in (MERCHANT, ARCHITECT) and self.rules.bonus_start:
+        if _HAS_BONUS[rank] and self.rules.bonus_start:
             self._bonus()
 
     def _bonus(self) -> None:
@@ -571,16 +596,15 @@ class CitadelsState(GameState[Act]):
         """The base ``apply`` with a fast path for interned actions and exact notations; same semantics."""
         # The RNG is drawn only when a round starts, inside `_call_from`, which seals the history first:
         # the base class's check that the RNG did not move is not needed on the fast paths.
-        if type(action) is Act:
-            legal = self._legal
-            if legal is None:
-                legal = self.legal_actions()
-            if action in legal:  # nothing is legal once the game is over
-                self._legal = None
-                _DO[action.kind](self, action)
-                self._history_notations.append(action.notation)
-                return
-        elif type(action) is str:
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
+        if action in legal:  # an interned action (no text equals one); nothing is legal once the game is over
+            self._legal = None
+            _DO[action.kind](self, action)
+            self._history_notations.append(action.notation)
+            return
+        if type(action) is str:
             act = ALL_ACTIONS.get(action)
             if act is not None and act in self.legal_actions():
                 self._legal = None
@@ -725,14 +749,16 @@ class CitadelsState(GameState[Act]):
         log.append((-1, E_PICK, seat, len(pool)))
         pool.remove(c)
         self.holder[c] = seat
+        self._answering |= 1 << c
         self.steps.append((seat, S_PICK, c))
         self._after_draft_step()
 
     def _do_end(self, action: Act) -> None:
         seat = self.cur
         log = self.log
-        log.append((-1, E_END_TURN, seat, self.rank))
-        self._call_from(self.rank + 1)
+        rank = self.rank
+        log.append((-1, E_END_TURN, seat, rank))
+        self._call_next(rank + 1)
 
     def _do_build(self, action: Act) -> None:
         seat = self.cur
@@ -795,6 +821,7 @@ class CitadelsState(GameState[Act]):
         seat = self.cur
         log = self.log
         self.killed = action.a
+        self._answering &= ~(1 << action.a)
         self.power_used = True
         log.append((-1, E_KILL, seat, action.a))
 
@@ -1176,6 +1203,7 @@ class CitadelsState(GameState[Act]):
         other.hq_round = self.hq_round
         other.log = list(self.log)
         other._legal = self._legal
+        other._answering = self._answering
         return other
 
     def determinize(self, seat: int | None, rng: Rng | int | None = None) -> Self:
@@ -1342,6 +1370,7 @@ class CitadelsState(GameState[Act]):
                 self.holder[c] = st
             elif kind in (S_RANDOM_FD, S_DISCARD, S_AUTO_FD):
                 self.facedown.append(c)
+        self._answering = self._answering_ranks()
 
     # --- views ---------------------------------------------------------------------------------
 
@@ -1569,6 +1598,7 @@ class CitadelsState(GameState[Act]):
         self.hq_round = _int(body["hq_round"], range(-1, 1 << 31))
         self.log = [entry_from_json(e) for e in _list(body["log"], None)]
         self._legal = None
+        self._answering = self._answering_ranks()
         self._check_consistency()
 
     def _check_consistency(self) -> None:
