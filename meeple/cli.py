@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -119,6 +123,30 @@ def _on_progress(progress: Progress, task: Any) -> Any:
     return report
 
 
+@contextmanager
+def _sigterm_as_ctrl_c() -> Iterator[None]:
+    """SIGTERM (``kill PID``, a service manager, a job that runs out of time) stops a run as Ctrl-C does,
+    keeping and reporting the finished games. A run started in the background from a script cannot get
+    Ctrl-C at all: the shell has it ignore SIGINT. Processes forked meanwhile keep SIGTERM's default."""
+    owner = os.getpid()
+
+    def stop(signum: int, frame: Any) -> None:
+        if os.getpid() != owner:  # a forked worker: end as SIGTERM ends a process
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def _interrupted(finished: int, planned: int) -> None:
     """After Ctrl-C: say so, and let a second Ctrl-C not break the printing of the results."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -213,7 +241,7 @@ def simulate(
     levels = _levels(game, bots, count)
     _new_game(chosen, count, seed, chosen_options)  # validates players and options up front
     try:
-        with _progress() as progress:
+        with _progress() as progress, _sigterm_as_ctrl_c():
             task = progress.add_task(f"{chosen.title}, {count} players", total=games, finished=0, decisions=0)
             result = run_simulation(game, count, games, seed=seed, bot_kinds=levels, options=chosen_options,
                                     on_progress=_on_progress(progress, task))
@@ -277,7 +305,12 @@ def tournament(
         help="Worker processes (default: every core); with --ray, games at once (default: every CPU).")] = None,
     option: OptionArg = None,
     preset: PresetArg = None,
-    out: Annotated[Path | None, typer.Option(help="Write summary.json and games.csv into this folder.")] = None,
+    out: Annotated[Path | None, typer.Option(
+        help="Keep the results in this folder as the games finish: games.csv (a row per game), "
+             "summary.json.")] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Continue the tournament whose results are in --out: play only the games not yet there "
+                         "(--games may be raised).")] = False,
     ray: Annotated[str | None, typer.Option(
         "--ray", metavar="[ADDRESS]",
         help="Play on Ray (pip install 'meeple\\[ray]'): alone, a Ray instance on this machine for the run; auto, "
@@ -289,8 +322,9 @@ def tournament(
              "busy the machine (results that do not depend on its load).")] = "wall",
 ) -> None:
     """Bots against bots with seats rotated: win shares with 95% intervals, mean scores, ratings.
-    Ctrl-C stops at once and reports the games that finished."""
-    from meeple.tournament import RayUnavailable, require_ray, run_tournament
+    Ctrl-C (or SIGTERM) stops at once and reports the games that finished; with --out they are kept and
+    --resume plays the rest."""
+    from meeple.tournament import RayUnavailable, ResultsFolderError, require_ray, run_tournament
 
     chosen = _game(game)
     count = _player_count(players, bots)
@@ -300,25 +334,35 @@ def tournament(
     if budget_clock not in BUDGET_CLOCKS:
         raise typer.BadParameter(f"{budget_clock!r} is not one of {', '.join(BUDGET_CLOCKS)}",
                                  param_hint="--budget-clock")
+    if resume and out is None:
+        raise typer.BadParameter("--resume continues the results kept in --out: give that folder",
+                                 param_hint="--resume")
     if ray is not None:
         try:
             require_ray()
         except RayUnavailable as error:
             raise typer.BadParameter(str(error), param_hint="--ray") from None
     try:
-        with _progress() as progress:
+        with _progress() as progress, _sigterm_as_ctrl_c():
             task = progress.add_task(f"{chosen.title}: {' vs '.join(levels)}", total=games, finished=0,
                                      decisions=0)
             result = run_tournament(game, levels, games, seed=seed, options=chosen_options, workers=workers,
                                     on_progress=_on_progress(progress, task), ray_address=ray,
-                                    on_ready=console.print, budget_clock=budget_clock)
+                                    on_ready=console.print, budget_clock=budget_clock, out=out, resume=resume)
     except KeyboardInterrupt:  # before the first game began or after the last one
         result = None
+    except ResultsFolderError as error:
+        raise typer.BadParameter(str(error), param_hint="--out") from None
     except RayUnavailable as error:
         console.print(f"[red]error[/]: {escape(str(error))}")
         raise typer.Exit(1) from None
     if result is None or result.interrupted:
-        _interrupted(0 if result is None else len(result.records), games)
+        _interrupted(0 if result is None else result.played_now, games - (0 if result is None else result.resumed))
+    if result is not None and result.resumed:
+        console.print(f"resumed: {result.resumed} games were already in {out}; {result.played_now} played now")
+        if len(result.code) > 1:
+            console.print("[yellow]note[/]: the games kept were played by other code than this run's "
+                          f"(fingerprints {', '.join(c[:12] for c in result.code)}); the table counts them all")
     if result is None or not result.records:
         raise typer.Exit(130)
     played = len(result.records)
@@ -331,13 +375,12 @@ def tournament(
                       f"{entry.mu:.1f}", f"{entry.sigma:.1f}")
     console.print(table)
     if result.runner == "ray":  # the pace of the games themselves, then what reaching Ray cost
-        console.print(f"{_pace(played, result.seconds - result.startup_seconds)}, after "
+        console.print(f"{_pace(result.played_now, result.seconds - result.startup_seconds)}, after "
                       f"{result.startup_seconds:.1f} s to start or reach Ray")
-    else:
-        console.print(_pace(played, result.seconds))
+    elif result.played_now:
+        console.print(_pace(result.played_now, result.seconds))
     if out is not None:
-        summary, csv_file = result.write(out)
-        console.print(f"results written to {summary} and {csv_file}")
+        console.print(f"results written to {out / 'summary.json'} and {out / 'games.csv'}")
     if result.interrupted:
         raise typer.Exit(130)
 

@@ -168,33 +168,46 @@ class TournamentResult:
     runner: str = "processes"  # or "ray"
     startup_seconds: float = 0.0  # of ``seconds``: starting or reaching the Ray cluster
     budget_clock: str = "wall"  # how the searching bots measured their time budgets
+    planned: int = 0  # the games asked for
+    running: bool = False  # true in the summary written while games are still being played
+    resumed: int = 0  # of ``records``: games played by earlier runs into the same results folder
+    earlier_seconds: float = 0.0  # the time those earlier runs took
+    code: list[str] = field(default_factory=list)  # fingerprints of the code of every run (``code_fingerprint``)
+    on_record: Callable[[GameRecord], None] | None = field(default=None, repr=False, compare=False)
+
+    def add(self, record: GameRecord) -> None:
+        """Keep a finished game (and hand it to ``on_record``, which writes it to the results folder)."""
+        self.records.append(record)
+        if self.on_record is not None:
+            self.on_record(record)
+
+    @property
+    def played_now(self) -> int:
+        """The games this run played (``records`` less those resumed from an earlier run)."""
+        return len(self.records) - self.resumed
 
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game, "players": len(self.kinds), "bots": self.kinds, "seed": self.seed,
             "options": self.options, "budget_clock": self.budget_clock, "games": len(self.records),
-            "interrupted": self.interrupted,
-            "seconds": self.seconds, "runner": self.runner, "startup_seconds": self.startup_seconds,
+            "planned": self.planned, "running": self.running, "interrupted": self.interrupted,
+            "resumed": self.resumed, "seconds": self.earlier_seconds + self.seconds, "runner": self.runner,
+            "startup_seconds": self.startup_seconds, "code": self.code,
             "mean_actions": sum(r.actions for r in self.records) / max(len(self.records), 1),
             "entries": [entry.to_json() for entry in self.entries],
         }
 
     def write(self, directory: Path) -> tuple[Path, Path]:
-        """``summary.json`` and ``games.csv`` (one row per game) in ``directory``."""
+        """``summary.json`` and ``games.csv`` (one row per game, by game index) in ``directory``."""
         directory.mkdir(parents=True, exist_ok=True)
-        summary = directory / "summary.json"
-        summary.write_text(json.dumps(self.to_json(), indent=2))
-        table = directory / "games.csv"
-        names = [entry.name for entry in self.entries]
-        with table.open("w", newline="") as handle:
+        summary = _write_summary(directory, self)
+        table = directory / GAMES_CSV
+        partial = table.with_name(GAMES_CSV + ".partial")
+        with partial.open("w", newline="") as handle:
             writer = csv.writer(handle)
-            writer.writerow(["game", "seed", "actions", "seconds"]
-                            + [f"{n}:{what}" for n in names for what in ("seat", "score", "win_share", "rank")])
-            for record in sorted(self.records, key=lambda r: r.index):
-                row: list[Any] = [record.index, record.seed, record.actions, f"{record.seconds:.4f}"]
-                for e in range(len(names)):
-                    row += [record.seat_of_entry[e], record.scores[e], record.win_shares[e], record.ranks[e]]
-                writer.writerow(row)
+            writer.writerow(csv_header([entry.name for entry in self.entries]))
+            writer.writerows(csv_row(record) for record in sorted(self.records, key=lambda r: r.index))
+        partial.replace(table)  # never a half-written table, even if this process is killed meanwhile
         return summary, table
 
 
@@ -209,6 +222,8 @@ def run_tournament(
     ray_address: str | None = None,
     on_ready: Callable[[str], None] | None = None,
     budget_clock: str = "wall",
+    out: Path | None = None,
+    resume: bool = False,
 ) -> TournamentResult:
     """Play ``games`` games (seeds ``seed + i``), in ``workers`` processes (default: every core), the
     searching bots' time budgets on ``budget_clock`` ("wall" or "cpu", module docstring).
@@ -220,19 +235,37 @@ def run_tournament(
     ``"ray://HOST:PORT"`` join an existing cluster (``workers`` then caps the games played at once). A Ray
     already initialised in this process is used as it is; ``on_ready`` hears, once, a line on the cluster
     the games are about to run on. Raises ``RayUnavailable`` when Ray is not installed or the cluster
-    cannot be reached."""
+    cannot be reached.
+
+    ``out`` keeps the results in that folder as the games finish (``ResultsFolder``): a row of
+    ``games.csv`` per game, ``summary.json`` at the start and the end, so a run stopped by Ctrl-C,
+    SIGTERM or a crash keeps every finished game. With ``resume`` the games already in ``out`` count and
+    only the others are played (``games`` may then be more than before); raises ``ResultsFolderError``
+    when ``out`` holds another tournament's results, or holds results and ``resume`` is false."""
     game = load_game(game_name)
     game.check_players(len(kinds))
     check_budget_clock(budget_clock)
     names = entry_names(list(kinds))
     entries = [EntryResult(name, kind) for name, kind in zip(names, kinds, strict=True)]
-    result = TournamentResult(game_name, list(kinds), seed, dict(options or {}), entries, budget_clock=budget_clock)
-    processes = min(workers or os.cpu_count() or 1, games)
+    result = TournamentResult(game_name, list(kinds), seed, dict(options or {}), entries, budget_clock=budget_clock,
+                              planned=games, code=[code_fingerprint()])
+    folder = ResultsFolder.open(out, result, resume) if out is not None else None
+    done = {record.index for record in result.records}
+    if on_progress is not None and done:  # the games resumed count as done from the start
+        reported, resumed = on_progress, len(done)
+
+        def on_progress(games: float, decisions: int) -> None:
+            reported(games + resumed, decisions)
+
+    processes = min(workers or os.cpu_count() or 1, max(games - len(done), 1))
     started = time.perf_counter()
     # Made one by one as the games start, so that a million-game run starts at once.
-    jobs = ((game_name, list(kinds), i, seed + i, dict(options or {}), budget_clock) for i in range(games))
+    jobs = ((game_name, list(kinds), i, seed + i, dict(options or {}), budget_clock)
+            for i in range(games) if i not in done)
     try:
-        if ray_address is not None:
+        if len(done) >= games:
+            pass
+        elif ray_address is not None:
             result.runner = "ray"
             _play_on_ray(ray_address, jobs, games, workers, result, on_progress, on_ready)
         elif processes <= 1:
@@ -241,16 +274,188 @@ def run_tournament(
             _play_in_workers(jobs, games, processes, result, on_progress)
     except KeyboardInterrupt:
         result.interrupted = True
-    result.seconds = time.perf_counter() - started
+    finally:
+        result.seconds = time.perf_counter() - started
+        if folder is not None:
+            folder.close()
     _tally(result)
+    if folder is not None:
+        folder.finish()
     return result
+
+
+# --- the results folder -------------------------------------------------------------------------------
+
+SUMMARY_JSON = "summary.json"
+GAMES_CSV = "games.csv"
+_PER_ENTRY = ("seat", "score", "win_share", "rank")
+#: What must be the same for a run to continue another's results: the rest (workers, Ray) cannot
+#: change a game's result.
+_SAME_TOURNAMENT = ("game", "bots", "seed", "options", "budget_clock")
+
+
+class ResultsFolderError(ValueError):
+    """A results folder that cannot take this tournament's games (say why, change nothing)."""
+
+
+def csv_header(names: Sequence[str]) -> list[str]:
+    return ["game", "seed", "actions", "seconds", "decisions"] + [f"{n}:{what}" for n in names for what in _PER_ENTRY]
+
+
+def csv_row(record: GameRecord) -> list[Any]:
+    row: list[Any] = [record.index, record.seed, record.actions, f"{record.seconds:.4f}", record.decisions]
+    for e in range(len(record.scores)):
+        row += [record.seat_of_entry[e], record.scores[e], record.win_shares[e], record.ranks[e]]
+    return row
+
+
+def _write_summary(directory: Path, result: TournamentResult) -> Path:
+    summary = directory / SUMMARY_JSON
+    partial = summary.with_name(SUMMARY_JSON + ".partial")
+    partial.write_text(json.dumps(result.to_json(), indent=2))
+    partial.replace(summary)
+    return summary
+
+
+class ResultsFolder:
+    """A tournament's results on disk while it runs, so that no finished game is lost: each game's row
+    is appended to ``games.csv`` (and flushed) as soon as it finishes, in the order games finish;
+    ``summary.json`` says the run's settings from the start (``"running": true``) and its table at the
+    end, when ``games.csv`` is rewritten by game index. A later run with ``resume`` reads both, checks
+    that it is the same tournament, and plays only the games not yet in it."""
+
+    def __init__(self, directory: Path, result: TournamentResult) -> None:
+        self.directory = directory
+        self.result = result
+        self.handle: Any = None
+        self.writer: Any = None
+
+    @classmethod
+    def open(cls, directory: Path, result: TournamentResult, resume: bool) -> ResultsFolder:
+        """Take ``directory`` for ``result``'s tournament; with ``resume``, add the games it holds to
+        ``result``."""
+        folder = cls(directory, result)
+        held = folder._held_games()
+        if held and not resume:
+            raise ResultsFolderError(
+                f"{directory} already holds the results of {held} game{'s' * (held != 1)} of a tournament: "
+                "--resume continues it; choose another folder to start afresh")
+        if resume and held:
+            folder._resume()
+        directory.mkdir(parents=True, exist_ok=True)
+        names = [entry.name for entry in result.entries]
+        partial = directory / (GAMES_CSV + ".partial")
+        with partial.open("w", newline="") as handle:  # the games kept, without any torn last line
+            writer = csv.writer(handle)
+            writer.writerow(csv_header(names))
+            writer.writerows(csv_row(record) for record in sorted(result.records, key=lambda r: r.index))
+        partial.replace(directory / GAMES_CSV)
+        result.running = True
+        _tally(result)
+        _write_summary(directory, result)
+        folder.handle = (directory / GAMES_CSV).open("a", newline="")
+        folder.writer = csv.writer(folder.handle)
+        result.on_record = folder.add
+        return folder
+
+    def _held_games(self) -> int:
+        table = self.directory / GAMES_CSV
+        if not table.exists():
+            return 0
+        with table.open(newline="") as handle:
+            return max(0, sum(1 for _ in handle) - 1)
+
+    def _resume(self) -> None:
+        result = self.result
+        summary_path = self.directory / SUMMARY_JSON
+        try:
+            earlier = json.loads(summary_path.read_text())
+        except (OSError, ValueError) as error:
+            raise ResultsFolderError(f"cannot resume from {self.directory}: {summary_path} is unreadable ({error})"
+                                     ) from None
+        wanted = result.to_json()
+        differs = [f"{key} {_shown(earlier.get(key))} there, {_shown(wanted[key])} here"
+                   for key in _SAME_TOURNAMENT if earlier.get(key) != wanted[key]]
+        if differs:
+            raise ResultsFolderError(f"{self.directory} holds another tournament's results: "
+                                     + "; ".join(differs))
+        records = self._read_games()
+        too_many = [record.index for record in records if record.index >= result.planned]
+        if too_many:
+            raise ResultsFolderError(f"{self.directory} already holds game {max(too_many) + 1}: ask for at least "
+                                     f"--games {max(too_many) + 1}")
+        result.records.extend(records)
+        result.resumed = len(records)
+        result.earlier_seconds = float(earlier.get("seconds", 0.0))
+        result.code = [*earlier.get("code", []), *(c for c in result.code if c not in earlier.get("code", []))]
+
+    def _read_games(self) -> list[GameRecord]:
+        """The rows of ``games.csv``, each checked against the tournament (seed and seats of its index);
+        a last row cut short by a crash is left out, to be played again."""
+        names = [entry.name for entry in self.result.entries]
+        players = len(names)
+        table = self.directory / GAMES_CSV
+        text = table.read_text()
+        lines = text.splitlines(keepends=True)
+        if lines and not lines[-1].endswith("\n"):
+            lines.pop()  # torn by a crash while it was written
+        rows = list(csv.reader(lines))
+        if not rows:
+            return []
+        header, body = rows[0], rows[1:]
+        with_decisions = "decisions" in header  # tables written before that column was added lack it
+        if header != (csv_header(names) if with_decisions else [h for h in csv_header(names) if h != "decisions"]):
+            raise ResultsFolderError(f"{table} is not a table of this lineup ({', '.join(names)}): its header is "
+                                     f"{','.join(header)}")
+        records: dict[int, GameRecord] = {}
+        first = 5 if with_decisions else 4
+        for line, row in enumerate(body, start=2):
+            try:
+                index, seed, actions = int(row[0]), int(row[1]), int(row[2])
+                seconds, decisions = float(row[3]), int(row[4]) if with_decisions else 0
+                cells = row[first:]
+                if len(cells) != 4 * players:
+                    raise ValueError(f"{len(row)} cells")
+                seats = tuple(int(cells[4 * e]) for e in range(players))
+                record = GameRecord(index, seed, seats, tuple(int(cells[4 * e + 1]) for e in range(players)),
+                                    tuple(float(cells[4 * e + 2]) for e in range(players)),
+                                    tuple(int(cells[4 * e + 3]) for e in range(players)), actions, seconds, decisions)
+            except (ValueError, IndexError) as error:
+                raise ResultsFolderError(f"{table}, line {line}, is not a game's row ({error})") from None
+            expected_seats = tuple((e + index) % players for e in range(players))
+            if index < 0 or seed != self.result.seed + index or seats != expected_seats:
+                raise ResultsFolderError(f"{table}, line {line}: game {index} has seed {seed} and seats {seats}, "
+                                         f"not {self.result.seed + index} and {expected_seats}")
+            if index in records:
+                raise ResultsFolderError(f"{table}, line {line}: game {index} is there twice")
+            records[index] = record
+        return list(records.values())
+
+    def add(self, record: GameRecord) -> None:
+        self.writer.writerow(csv_row(record))
+        self.handle.flush()
+
+    def close(self) -> None:
+        if self.handle is not None:
+            self.handle.close()
+            self.handle = None
+        self.result.on_record = None
+
+    def finish(self) -> None:
+        """The final summary (tallied) and the table by game index."""
+        self.result.running = False
+        self.result.write(self.directory)
+
+
+def _shown(value: Any) -> str:
+    return ",".join(value) if isinstance(value, list) else json.dumps(value)
 
 
 def _play_here(jobs: Iterable[Job], result: TournamentResult, on_progress: ProgressCallback | None) -> None:
     throttle = ProgressThrottle(on_progress)
     for job in jobs:
         record = play_tournament_game(*job, on_action=throttle.action)
-        result.records.append(record)
+        result.add(record)
         throttle.game_over(record.decisions)
 
 
@@ -308,10 +513,10 @@ def _play_in_workers(jobs: Iterable[Job], games: int, workers: int, result: Tour
             except multiprocessing.TimeoutError:
                 record = None
             if record is not None:
-                result.records.append(record)
+                result.add(record)
                 finished_decisions += record.decisions
             if on_progress is not None:
-                done, running = len(result.records), min(workers, games - len(result.records))
+                done, running = result.played_now, min(workers, games - len(result.records))
                 on_progress(games_done(done, finished_decisions, decisions.value, running), decisions.value)
         pool.close()
     finally:
@@ -475,7 +680,8 @@ def _play_on_ray(address: str, jobs: Iterator[Job], games: int, workers: int | N
         result.startup_seconds = time.perf_counter() - started
         if on_ready is not None:
             on_ready(_describe_ray(ray, address, owned, result.startup_seconds))
-        submitted = finished_decisions = decisions = 0
+        finished_decisions = decisions = 0
+        submitted = len(result.records)  # resumed games are not played again
         chunk, cpus, cpus_checked = 1, 1, 0.0
         reading: Any = None
         while len(result.records) < games:
@@ -496,7 +702,7 @@ def _play_on_ray(address: str, jobs: Iterator[Job], games: int, workers: int | N
                 except RayUnavailable as error:  # a node with other code: Ray wraps what the task raised
                     raise RayUnavailable(str(getattr(error, "cause", error))) from None
                 for record in played:
-                    result.records.append(record)
+                    result.add(record)
                     finished_decisions += record.decisions
             if ready and result.records:
                 seconds = sum(r.seconds for r in result.records[-50:]) / len(result.records[-50:])
@@ -507,11 +713,11 @@ def _play_on_ray(address: str, jobs: Iterator[Job], games: int, workers: int | N
                 decisions = max(decisions, ray.get(reading))
                 reading = None
             if on_progress is not None:
-                done, running = len(result.records), sum(pending.values())
+                done, running = result.played_now, sum(pending.values())
                 shown = max(decisions, finished_decisions)
                 on_progress(games_done(done, finished_decisions, shown, running), shown)
         if on_progress is not None:
-            on_progress(float(len(result.records)), finished_decisions)
+            on_progress(float(result.played_now), finished_decisions)
     finally:
         with _ctrl_c_held():
             if owned:  # stopping the local Ray ends its tasks and actors with it
@@ -534,6 +740,10 @@ def _describe_ray(ray: Any, address: str, owned: bool, seconds: float) -> str:
 
 
 def _tally(result: TournamentResult) -> None:
+    """Win shares, scores and ratings of the entries over ``result.records`` (from scratch, so it may be
+    called again as games are added)."""
+    for entry in result.entries:
+        entry.games, entry.wins, entry.score_total = 0, 0.0, 0
     model = PlackettLuce()
     ratings = [model.rating(name=entry.name) for entry in result.entries]
     for record in sorted(result.records, key=lambda r: r.index):  # rating order must not depend on timing

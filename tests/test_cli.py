@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 from collections.abc import Iterator
@@ -112,9 +113,10 @@ def test_tournament_rotates_seats_and_writes_results(tmp_path: Path) -> None:
     names = [entry["name"] for entry in summary["entries"]]
     assert names == ["hard", "easy#1", "easy#2"]
     assert sum(entry["wins"] for entry in summary["entries"]) == pytest.approx(12)
-    rows = (tmp_path / "games.csv").read_text().splitlines()
-    assert len(rows) == 13
-    seats = {tuple(row.split(",")[4::4]) for row in rows[1:]}
+    with (tmp_path / "games.csv").open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert sorted(int(row["game"]) for row in rows) == list(range(12))
+    seats = {tuple(row[f"{name}:seat"] for name in names) for row in rows}
     assert len(seats) == 3  # every entry sat in every seat
 
 

@@ -1,0 +1,183 @@
+"""A tournament's results folder (``--out``): games kept as they finish, so that Ctrl-C, SIGTERM or a
+crash loses no finished game, and ``--resume`` plays only the games not yet there — with the same
+table as one uninterrupted run."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from meeple.cli import app
+from meeple.tournament import GAMES_CSV, SUMMARY_JSON, ResultsFolderError, run_tournament
+
+ROOT = Path(__file__).resolve().parents[1]
+runner = CliRunner()
+GAME = "citadels"
+LINEUP = ["medium", "easy", "easy"]
+
+
+def _flat(output: str) -> str:
+    return " ".join(output.replace("│", " ").split())
+
+
+def _rows(folder: Path) -> list[dict[str, str]]:
+    with (folder / GAMES_CSV).open(newline="") as handle:
+        return [{key: value for key, value in row.items() if key != "seconds"} for row in csv.DictReader(handle)]
+
+
+def _files(folder: Path) -> dict[str, str]:
+    return {path.name: path.read_text() for path in sorted(folder.iterdir())}
+
+
+def test_a_resumed_tournament_has_the_games_and_table_of_one_uninterrupted_run(tmp_path: Path) -> None:
+    whole = run_tournament(GAME, LINEUP, 12, seed=5, workers=1, out=tmp_path / "whole")
+    run_tournament(GAME, LINEUP, 5, seed=5, workers=2, out=tmp_path / "parts")
+    resumed = run_tournament(GAME, LINEUP, 12, seed=5, workers=2, out=tmp_path / "parts", resume=True)
+    assert resumed.resumed == 5 and resumed.played_now == 7
+    assert _rows(tmp_path / "parts") == _rows(tmp_path / "whole")
+    assert [int(row["game"]) for row in _rows(tmp_path / "parts")] == list(range(12))  # by index at the end
+    summary = json.loads((tmp_path / "parts" / SUMMARY_JSON).read_text())
+    assert summary["entries"] == whole.to_json()["entries"]  # win shares, scores and ratings alike
+    assert summary["games"] == 12 and summary["resumed"] == 5 and summary["running"] is False
+    # Asking again for as many games plays none and changes no result.
+    again = run_tournament(GAME, LINEUP, 12, seed=5, out=tmp_path / "parts", resume=True)
+    assert again.played_now == 0 and _rows(tmp_path / "parts") == _rows(tmp_path / "whole")
+
+
+def test_resume_continues_an_older_table_without_the_decisions_column(tmp_path: Path) -> None:
+    folder = tmp_path / "old"
+    run_tournament(GAME, LINEUP, 4, seed=1, workers=1, out=folder)
+    with (folder / GAMES_CSV).open(newline="") as handle:
+        rows = list(csv.reader(handle))
+    decisions = rows[0].index("decisions")
+    with (folder / GAMES_CSV).open("w", newline="") as handle:  # as tables were written before that column
+        csv.writer(handle).writerows([row[:decisions] + row[decisions + 1:] for row in rows])
+    resumed = run_tournament(GAME, LINEUP, 6, seed=1, workers=1, out=folder, resume=True)
+    assert resumed.resumed == 4 and len(resumed.records) == 6
+    assert [int(row["game"]) for row in _rows(folder)] == list(range(6))
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"kinds": ["medium", "easy", "medium"]}, "bots medium,easy,easy there, medium,easy,medium here"),
+    ({"seed": 2}, "seed 1 there, 2 here"),
+    ({"budget_clock": "cpu"}, 'budget_clock "wall" there, "cpu" here'),
+    ({"games": 3}, "already holds game 4: ask for at least --games 4"),
+])
+def test_resume_refuses_another_tournament_and_changes_nothing(tmp_path: Path, change: dict[str, object],
+                                                               message: str) -> None:
+    run_tournament(GAME, LINEUP, 4, seed=1, workers=1, out=tmp_path)
+    before = _files(tmp_path)
+    arguments: dict[str, object] = {"kinds": LINEUP, "games": 6, "seed": 1, **change}
+    with pytest.raises(ResultsFolderError, match=message.replace("(", r"\(")):
+        run_tournament(GAME, out=tmp_path, resume=True, workers=1, **arguments)  # type: ignore[arg-type]
+    assert _files(tmp_path) == before
+
+
+def test_a_folder_with_results_is_not_overwritten_without_resume(tmp_path: Path) -> None:
+    run_tournament(GAME, LINEUP, 3, seed=1, workers=1, out=tmp_path)
+    before = _files(tmp_path)
+    result = runner.invoke(app, ["tournament", GAME, "--bots", ",".join(LINEUP), "--games", "3",
+                                 "--out", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "already holds the results of 3 games of a tournament: --resume continues it" in _flat(result.output)
+    assert _files(tmp_path) == before
+    missing = runner.invoke(app, ["tournament", GAME, "--bots", ",".join(LINEUP), "--resume"])
+    assert missing.exit_code == 2 and "--resume continues the results kept in --out" in _flat(missing.output)
+
+
+def test_a_row_torn_by_a_crash_is_played_again(tmp_path: Path) -> None:
+    run_tournament(GAME, LINEUP, 4, seed=1, workers=1, out=tmp_path)
+    complete = _rows(tmp_path)
+    text = (tmp_path / GAMES_CSV).read_text()
+    (tmp_path / GAMES_CSV).write_text(text[: text.rstrip("\n").rfind("\n") + 6])  # the last row cut short
+    resumed = run_tournament(GAME, LINEUP, 4, seed=1, workers=1, out=tmp_path, resume=True)
+    assert resumed.resumed == 3 and resumed.played_now == 1
+    assert _rows(tmp_path) == complete
+
+
+def test_a_forged_row_is_refused_in_words(tmp_path: Path) -> None:
+    run_tournament(GAME, LINEUP, 3, seed=1, workers=1, out=tmp_path)
+    lines = (tmp_path / GAMES_CSV).read_text().splitlines(keepends=True)
+    cells = lines[2].split(",")
+    cells[1] = "99"  # game 1 claims another seed
+    (tmp_path / GAMES_CSV).write_text("".join([*lines[:2], ",".join(cells), *lines[3:]]))
+    with pytest.raises(ResultsFolderError, match="line 3: game 1 has seed 99"):
+        run_tournament(GAME, LINEUP, 5, seed=1, workers=1, out=tmp_path, resume=True)
+
+
+def _start_in_background(folder: Path) -> subprocess.Popen[str]:
+    """``meeple tournament`` as a script's background job starts it: SIGINT ignored (POSIX shells do this
+    to ``cmd &``), so only SIGTERM can stop it."""
+    command = [sys.executable, "-c", "import signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+               "sys.argv[0] = 'meeple'; from meeple.cli import app; app()",
+               "tournament", "citadels", "--players", "3", "--bots", "easy", "--games", "1000000", "--workers", "2",
+               "--out", str(folder)]
+    return subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, env={**os.environ, "COLUMNS": "200"})
+
+
+def _wait_for_rows(folder: Path, process: subprocess.Popen[str], rows: int) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        assert process.poll() is None, process.communicate()
+        if (folder / GAMES_CSV).exists() and len((folder / GAMES_CSV).read_text().splitlines()) > rows:
+            return
+        time.sleep(0.1)
+    raise AssertionError("no games were written")
+
+
+def test_sigterm_stops_a_background_tournament_keeping_every_finished_game(tmp_path: Path) -> None:
+    process = _start_in_background(tmp_path)
+    try:
+        _wait_for_rows(tmp_path, process, 50)
+        os.kill(process.pid, signal.SIGINT)  # ignored, as in a background job
+        time.sleep(0.5)
+        assert process.poll() is None
+        os.kill(process.pid, signal.SIGTERM)
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    with pytest.raises(ProcessLookupError):  # no worker process is left behind
+        os.killpg(process.pid, 0)
+    assert process.returncode == 130
+    assert "Traceback" not in err
+    finished = int(out.split("interrupted: ")[1].split(" of ")[0])
+    summary = json.loads((tmp_path / SUMMARY_JSON).read_text())
+    assert summary["games"] == finished and summary["interrupted"] is True and summary["running"] is False
+    kept = {int(row["game"]) for row in _rows(tmp_path)}  # the games in progress may leave gaps
+    assert len(kept) == len(_rows(tmp_path)) == finished
+    planned = max(kept) + 41
+    resumed = run_tournament("citadels", ["easy"] * 3, planned, seed=1, workers=1, out=tmp_path, resume=True)
+    assert resumed.resumed == finished and resumed.played_now == planned - finished
+    assert sorted(int(row["game"]) for row in _rows(tmp_path)) == list(range(planned))
+
+
+def test_a_killed_tournament_keeps_the_games_written_before_the_crash(tmp_path: Path) -> None:
+    process = _start_in_background(tmp_path)
+    try:
+        _wait_for_rows(tmp_path, process, 50)
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)  # no chance to write anything more
+        process.communicate(timeout=30)
+    summary = json.loads((tmp_path / SUMMARY_JSON).read_text())
+    assert summary["running"] is True and summary["bots"] == ["easy"] * 3  # the settings, from the start
+    kept = len((tmp_path / GAMES_CSV).read_text().splitlines()) - 1
+    assert kept >= 50
+    resumed = run_tournament("citadels", ["easy"] * 3, 1_000_000, seed=1, workers=1, out=tmp_path, resume=True,
+                             on_progress=_stop_after_one)
+    assert kept - 1 <= resumed.resumed <= kept  # a last row torn by the kill is played again
+    assert resumed.interrupted
+
+
+def _stop_after_one(games: float, decisions: int) -> None:
+    raise KeyboardInterrupt
