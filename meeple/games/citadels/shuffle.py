@@ -10,6 +10,7 @@ off uniform by less than 2**-32 (relative), and randomness still comes only from
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import TypeVar
 
 from meeple.core.rng import Rng
@@ -52,3 +53,35 @@ def shuffle(rng: Rng, items: list[T]) -> None:
         for i, size in swaps:
             r, j = divmod(r, size)
             items[i], items[j] = items[j], items[i]
+
+
+def _eight_after(swaps: tuple[tuple[int, int], ...], digits: int, items: list[int]) -> list[int]:
+    """``items`` after ``swaps`` with their mixed-radix ``digits``, as ``shuffle`` makes them."""
+    for i, size in swaps:
+        digits, j = divmod(digits, size)
+        items[i], items[j] = items[j], items[i]
+    return items
+
+
+# The shuffle of the 8 characters, from ``range(8)`` at every round, as two tables: its one group's 7 swaps
+# (8! < 2**32) split into the 4 that fill positions 7–4 (8·7·6·5 = 1680 outcomes, the low digits) and the
+# 3 that then only reorder positions 0–3 (24 outcomes).
+((_EIGHT_PRODUCT, _EIGHT_SWAPS),) = _PLANS[8]
+_LOW_OUTCOMES = 8 * 7 * 6 * 5
+_AFTER_LOW: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_eight_after(_EIGHT_SWAPS[:4], low, list(range(8)))) for low in range(_LOW_OUTCOMES))
+_FIRST_FOUR: tuple[itemgetter[tuple[int, ...]], ...] = tuple(
+    itemgetter(*_eight_after(_EIGHT_SWAPS[4:], high, list(range(4))))
+    for high in range(_EIGHT_PRODUCT // _LOW_OUTCOMES))
+
+
+def shuffled_eight(rng: Rng) -> list[int]:
+    """``range(8)`` shuffled, exactly as ``shuffle(rng, list(range(8)))`` would (one draw, two table reads
+    instead of seven swaps).
+
+    >>> sorted(shuffled_eight(Rng(5)))
+    [0, 1, 2, 3, 4, 5, 6, 7]
+    """
+    high, low = divmod((rng.next64() * _EIGHT_PRODUCT) >> 64, _LOW_OUTCOMES)
+    order = _AFTER_LOW[low]
+    return [*_FIRST_FOUR[high](order), *order[4:]]

@@ -145,7 +145,7 @@ from meeple.games.citadels.events import (
     entry_to_json,
     event_dict,
 )
-from meeple.games.citadels.shuffle import shuffle
+from meeple.games.citadels.shuffle import shuffle, shuffled_eight
 
 # Phases: who decides what now.
 P_PICK, P_DISCARD, P_TURN, P_KEEP, P_REDRAW, P_GRAVE, P_OVER = range(7)
@@ -438,9 +438,7 @@ class CitadelsState(GameState[Act]):
         """Shuffle the characters, deal the face-up and face-down discards, open the draft (§2.2)."""
         self.round_no += 1
         n = self.players
-        chars = list(range(8))
-        shuffle(self.rng, chars)
-        faceup, first, chars = deal_characters(chars, n, self.rng)
+        faceup, first, chars = deal_characters(shuffled_eight(self.rng), n, self.rng)
         self.faceup = faceup
         if n == 7:
             self.reserved = first
@@ -564,7 +562,7 @@ class CitadelsState(GameState[Act]):
 
     def _finish_gather(self) -> None:
         self.gathered = True
-        if not self.rules.bonus_start:
+        if _HAS_BONUS[self.rank] and not self.rules.bonus_start:
             self._bonus()
 
     def _end_round(self) -> None:
@@ -639,25 +637,25 @@ class CitadelsState(GameState[Act]):
                     legal = tuple(acts)
             else:
                 hand = self.hands[seat]
-                rules = self.rules
                 acts = []
-                if self.builds_left and hand and (len(self.cities[seat]) < rules.cap or rules.overbuild):
-                    gold = self.gold[seat]
-                    affordable = rules.affordable
-                    # The names it can pay for and has not built; each is crossed off once listed.
-                    open_names = (affordable[gold] if gold < len(affordable) else affordable[-1]) & ~mask
-                    for d in hand:
-                        if open_names >> d & 1:
-                            open_names ^= 1 << d
-                            acts.append(BUILD[d])
+                if self.builds_left and hand:
+                    rules = self.rules
+                    if len(self.cities[seat]) < rules.cap or rules.overbuild:
+                        gold = self.gold[seat]
+                        affordable = rules.affordable
+                        # The names it can pay for and has not built; each is crossed off once listed.
+                        open_names = (affordable[gold] if gold < len(affordable) else affordable[-1]) & ~mask
+                        for d in hand:
+                            if open_names >> d & 1:
+                                open_names ^= 1 << d
+                                acts.append(BUILD[d])
                 if power:
                     self._power_actions(seat, rank, hand, acts)
                 if tax:
                     acts.append(TAX)
                 if districts:
                     self._district_actions(seat, mask, hand, acts)
-                acts.append(END)
-                legal = tuple(acts)
+                legal = (*acts, END)
         elif phase == P_PICK:
             legal = _PICKS[tuple(self.pool)]
         elif phase == P_KEEP:
@@ -783,20 +781,9 @@ class CitadelsState(GameState[Act]):
 
     def _do_gold(self, action: Act) -> None:
         seat = self.cur
-        log = self.log
         self.gold[seat] += 2
-        log.append((-1, E_GOLD, seat, 2))
-        self.gathered = True
-        if not self.rules.bonus_start:
-            self._bonus()
-
-    def _do_draw(self, action: Act) -> None:
-        seat = self.cur
-        self._draw(seat)
-
-    def _do_keep(self, action: Act) -> None:
-        seat = self.cur
-        self._keep(seat, action.a)
+        self.log.append((-1, E_GOLD, seat, 2))
+        self._finish_gather()
 
     def _do_tax(self, action: Act) -> None:
         seat = self.cur
@@ -904,15 +891,15 @@ class CitadelsState(GameState[Act]):
         log.append((-1, E_SMITHY, seat, rules.smithy_price, len(cards)))
         log.append((seat, E_DREW, seat, SRC_SMITHY, tuple(cards)))
 
-    def _draw(self, seat: int) -> None:
+    def _do_draw(self, action: Act) -> None:
+        seat = self.cur
         mask = self.masks[seat]
         deck = self.deck
         count = 3 if mask & _OBS_BIT else 2
         drawn = deck[:count]
         del deck[:count]
         quota = (len(drawn) if self.rules.keep_all else 2) if mask & _LIB_BIT else 1
-        self.log.append((-1, E_DRAW, seat, SRC_GATHER, len(drawn)))
-        self.log.append((seat, E_DREW, seat, SRC_GATHER, tuple(drawn)))
+        self.log += ((-1, E_DRAW, seat, SRC_GATHER, len(drawn)), (seat, E_DREW, seat, SRC_GATHER, tuple(drawn)))
         kept_all = quota >= len(drawn)
         self._took(seat, drawn, seat if kept_all else DRAWN)
         if kept_all:
@@ -924,21 +911,23 @@ class CitadelsState(GameState[Act]):
             self.keeps_left = quota
             self.phase = P_KEEP
 
-    def _keep(self, seat: int, card: int) -> None:
+    def _do_keep(self, action: Act) -> None:
+        seat = self.cur
+        card = action.a
         drawn = self.drawn
         drawn.remove(card)
         self.hands[seat].append(card)
         self._pending.append((CitadelsState._update_others_watching,
                               (DRAWN, seat, moved_unseen, DRAWN, seat, 1, len(drawn) + 1)))
-        self.keeps_left -= 1
-        self.kept.append(card)
-        if self.keeps_left == 0:
-            kept = tuple(self.kept)
+        left = self.keeps_left = self.keeps_left - 1
+        if left:
+            self.kept.append(card)
+        else:
+            kept = (*self.kept, card)
             self.kept = []
             self._put_under(drawn, seat, returned=True)
             self.deck.extend(drawn)
-            self.log.append((-1, E_KEPT, seat, len(kept), len(drawn)))
-            self.log.append((seat, E_KEPT_CARDS, seat, kept, tuple(drawn)))
+            self.log += ((-1, E_KEPT, seat, len(kept), len(drawn)), (seat, E_KEPT_CARDS, seat, kept, tuple(drawn)))
             self.drawn = []
             self.phase = P_TURN
             self._finish_gather()
