@@ -219,7 +219,7 @@ class Rules:
     """The option values decoded once into plain attributes; shared (never mutated) between clones."""
 
     __slots__ = (
-        "affordable", "bonus_start", "cap", "cost", "deck_preset", "destroy_prices", "draft_turns",
+        "affordable", "bonus_start", "cap", "cost", "deck_preset", "destroy_prices", "destroyable", "draft_turns",
         "first_crown_random", "great_wall_self", "haunted_last_round", "keep_all", "lab_gold", "max_rounds",
         "overbuild", "players", "points", "script", "script_len", "smithy_draw", "smithy_price", "tie_rank",
     )
@@ -255,6 +255,12 @@ class Rules:
         self.destroy_prices: tuple[tuple[int, ...], tuple[int, ...]] = (
             tuple(price - 1 for price in self.cost),
             tuple(price - (d == GREAT_WALL and not self.great_wall_self) for d, price in enumerate(self.cost)))
+        #: By the Warlord's gold (the last entry for any more), in a city without and with the Great Wall: the
+        #: mask of the districts he can pay to destroy (never the Keep).
+        self.destroyable: tuple[tuple[int, ...], ...] = tuple(
+            tuple(sum(1 << d for d, price in enumerate(prices) if price <= gold and d != KEEP)
+                  for prices in self.destroy_prices)
+            for gold in range(max(self.cost) + 1))
         self.bonus_start: bool = options["bonus_timing"] == "start"
         self.tie_rank: bool = options["tie_break"] == "rank"
         self.first_crown_random: bool = options["first_crown"] == "random"
@@ -709,18 +715,21 @@ class CitadelsState(GameState[Act]):
 
     def _destroy_actions(self, seat: int, gold: int, acts: list[Act]) -> None:
         rules = self.rules
-        destroy_prices = rules.destroy_prices
         cap = rules.cap
         bishop = self.holder[BISHOP] if self.killed != BISHOP else -1
         masks = self.masks
+        destroyable = rules.destroyable
+        plain, walled = destroyable[gold] if gold < len(destroyable) else destroyable[-1]
         for target, city in enumerate(self.cities):
-            if target == bishop or len(city) >= cap or not city:
+            if target == bishop or len(city) >= cap:
                 continue
-            prices = destroy_prices[masks[target] >> GREAT_WALL & 1]
-            row = DESTROY[target]
-            for d in city:
-                if prices[d] <= gold and d != KEEP:
-                    acts.append(row[d])
+            mask = masks[target]
+            targets = mask & (walled if mask >> GREAT_WALL & 1 else plain)
+            if targets:
+                row = DESTROY[target]
+                for d in city:
+                    if targets >> d & 1:
+                        acts.append(row[d])
 
     def destroy_cost(self, target: int, card: int) -> int:
         """What the Warlord pays to destroy ``card`` in ``target``'s city (§2.6)."""
