@@ -749,11 +749,9 @@ class CitadelsState(GameState[Act]):
 
     def _do_pick(self, action: Act) -> None:
         seat = self.cur
-        log = self.log
         c = action.a
         pool = self.pool
-        log.append((seat, E_PICKED, seat, tuple(pool), c))
-        log.append((-1, E_PICK, seat, len(pool)))
+        self.log += ((seat, E_PICKED, seat, tuple(pool), c), (-1, E_PICK, seat, len(pool)))
         pool.remove(c)
         self.holder[c] = seat
         self._answering |= 1 << c
@@ -926,17 +924,19 @@ class CitadelsState(GameState[Act]):
         drawn = self.drawn
         drawn.remove(card)
         self.hands[seat].append(card)
-        self._pending.append((CitadelsState._update_others_watching,
-                              (DRAWN, seat, moved_unseen, DRAWN, seat, 1, len(drawn) + 1)))
         left = self.keeps_left = self.keeps_left - 1
         if left:
+            self._pending.append((CitadelsState._update_others_watching,
+                                  (DRAWN, seat, moved_unseen, DRAWN, seat, 1, len(drawn) + 1)))
             self.kept.append(card)
         else:
             kept = (*self.kept, card)
             self.kept = []
-            self._put_under(drawn, seat, returned=True)
-            self.deck.extend(drawn)
-            self.log += ((-1, E_KEPT, seat, len(kept), len(drawn)), (seat, E_KEPT_CARDS, seat, kept, tuple(drawn)))
+            returned = tuple(drawn)
+            deck = self.deck
+            self._pending.append((CitadelsState._kept_last_known, (seat, returned, self.deck_top + len(deck))))
+            deck.extend(returned)
+            self.log += ((-1, E_KEPT, seat, len(kept), len(returned)), (seat, E_KEPT_CARDS, seat, kept, returned))
             self.drawn = []
             self.phase = P_TURN
             self._finish_gather()
@@ -1046,6 +1046,13 @@ class CitadelsState(GameState[Act]):
                     self._update_others(seen_by, emptied, DRAWN)
         if first < self._watch_pos:
             self._watch_pos = first
+
+    def _kept_last_known(self, seat: int, returned: tuple[int, ...], first: int) -> None:
+        """The records after the last keep of a keep step (one event instead of two): the others saw a card
+        go from the drawn cards to ``seat``'s hand, then ``returned`` went under the deck from position
+        ``first`` (``_put_under`` of the drawn cards)."""
+        self._update_others_watching(DRAWN, seat, moved_unseen, DRAWN, seat, 1, len(returned) + 1)
+        self._put_under_known(returned, seat, True, first, 0)
 
     def _update_others(self, seat: int, update: Any, *args: Any) -> None:
         """Apply ``update(record, *args)`` to every record but ``seat``'s, then refresh what is watched."""
