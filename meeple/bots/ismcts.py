@@ -40,6 +40,10 @@ Generic improvements over the plain algorithm (nothing here knows which game it 
   it is kept for the rest of the world it was worked out in. A node's children are scanned once per
   visit (availability, UCB and the expansion test together), and the rollout calls the policy's bot
   for the game directly.
+- **Other seats follow the policy** (optional, ``opponents_follow_policy``): inside the tree, a seat
+  other than the bot's plays the policy's choice in the world at hand instead of being searched by
+  UCB. Where the other seats *are* that policy (the hard level's measured opponents), the tree then
+  models them as they play, and its iterations go to the bot's own decisions.
 - **Time budget**: the clock is also checked inside rollouts; a rollout cut by the deadline is scored
   statically, so a decision overshoots its budget by at most one policy decision. The budget is
   elapsed time (``budget_clock="wall"``, what a player waits) or the searching thread's CPU time
@@ -189,8 +193,9 @@ class ISMCTSBot:
     common determinizations (module docstring); ``None`` for the usual UCB at the root.
     ``paired_margin``: how much better, in mean reward per world, another candidate must do to overrule
     the policy's own choice; ``paired_z``: and by how many standard errors of the paired differences
-    (0: no such test). ``world_reuse``: iterations per determinization. ``budget_clock``: how
-    ``time_limit`` is measured, one of ``BUDGET_CLOCKS``.
+    (0: no such test). ``world_reuse``: iterations per determinization. ``opponents_follow_policy``:
+    the other seats play the policy's choice inside the tree (needs a rollout policy). ``budget_clock``:
+    how ``time_limit`` is measured, one of ``BUDGET_CLOCKS``.
     """
 
     name = "ismcts"
@@ -213,6 +218,7 @@ class ISMCTSBot:
         paired_margin: float = 0.0,
         paired_z: float = 0.0,
         world_reuse: int = 1,
+        opponents_follow_policy: bool = False,
         budget_clock: str = "wall",
     ) -> None:
         if iterations is None and time_limit is None:
@@ -236,6 +242,7 @@ class ISMCTSBot:
         self.paired_margin = paired_margin
         self.paired_z = paired_z
         self.world_reuse = world_reuse
+        self.opponents_follow_policy = opponents_follow_policy and rollout_policy is not None
         self.budget_clock = budget_clock
         self.clock = BUDGET_CLOCKS[budget_clock]
         self._on_cpu = budget_clock == "cpu"
@@ -445,6 +452,8 @@ class ISMCTSBot:
         rng = self.rng
         self._cut = False  # set when the clock stops this iteration before its rollout ends
         use_prior = self.prior_weight > 0.0
+        follow = self.opponents_follow_policy
+        seat = self._seat
         prior_weight = self.prior_weight
         exploration = self.exploration
         widening = self.widening
@@ -457,8 +466,28 @@ class ISMCTSBot:
             assert mover is not None
             actions = state.legal_actions()
             count = len(actions)
-            favourite = self._favourite(node, state, mover, actions, world) if use_prior and count > 1 else None
             children = node.children
+            if follow and mover != seat:
+                # Another seat plays the policy's choice in this world: no statistics, no choice here.
+                action = actions[0] if count == 1 else self._favourite(node, state, mover, actions, world)
+                if action is None:
+                    action = rng.choice(actions)
+                child = children.get(action)
+                if child is None:
+                    child = children[action] = _Node(node, action, mover)
+                    rewards = self._take_over_trail(node, child, world)
+                    node = child
+                    if rewards is None:
+                        state.apply(action)
+                    break
+                child.availability += 1
+                state.apply(action)
+                node = child
+                if self._out_of_time():
+                    self._cut = True
+                    break
+                continue
+            favourite = self._favourite(node, state, mover, actions, world) if use_prior and count > 1 else None
             limit = count
             if widening is not None:
                 limit = min(count, math.ceil(widening * sqrt(node.visits + 1)))

@@ -5,15 +5,17 @@ the expert level's processes rely on)."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 
 from meeple.bots import hard_bot
 from meeple.bots.evaluation import FEATURES, score_evaluation
 from meeple.bots.ismcts import ISMCTSBot, RootStatistics
+from meeple.core.contract import GameState
 from meeple.games.caylus.state import CaylusState
-from tests.bots.walks import GAMES, mid_game
-from tests.core.toy_game import Toy
+from tests.bots.walks import GAMES, mid_game, same_decision_on_a_redeal
+from tests.core.toy_game import Toy, ToyAction, ToyState
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -88,3 +90,49 @@ def test_root_statistics_of_two_searches_add_up() -> None:
     paired.merge(RootStatistics(["a", "b"], candidates=["b", "a"], per_world=[[0.1, 0.1]]))  # other candidates
     assert len(paired.per_world) == 2
 
+
+
+class _LowestCard:
+    """A policy that always plays the first legal action (the lowest card)."""
+
+    name = "lowest-card"
+
+    def choose(self, state: GameState[Any]) -> Any:
+        return state.legal_actions()[0]
+
+
+def _other_seats_moves(follow: bool, seed: int) -> tuple[str, list[bool]]:
+    """A toy search for seat 0 with the lowest-card policy; whether each move another seat made anywhere
+    in it (tree or rollout) was the policy's choice."""
+    followed: list[bool] = []
+
+    class Watched(ToyState):
+        def _apply(self, action: ToyAction) -> None:
+            if self.turn != 0:
+                followed.append(action == self.legal_actions()[0])
+            super()._apply(action)
+
+    state = Toy().new_game(players=3, seed=seed)
+    state.__class__ = Watched
+    bot = ISMCTSBot(seed, iterations=200, rollout_policy=_LowestCard(), epsilon=0.0, prior_weight=1.0,
+                    world_reuse=4, opponents_follow_policy=follow)
+    action = bot.choose(state)
+    assert action in state.legal_actions()
+    return str(action), followed
+
+
+def test_other_seats_can_follow_the_policy_inside_the_tree() -> None:
+    """With ``opponents_follow_policy`` every move of another seat, in the tree as in the rollouts, is
+    the policy's; searched by UCB, some are not. Same seed, same decision."""
+    for seed in (1, 2, 3):
+        action, followed = _other_seats_moves(True, seed)
+        assert followed and all(followed)
+        assert _other_seats_moves(True, seed)[0] == action
+    assert not all(_other_seats_moves(False, 1)[1])
+
+
+def test_hard_with_the_other_seats_following_the_heuristic_is_blind_to_what_its_seat_cannot_see() -> None:
+    redealt = [same_decision_on_a_redeal(
+        lambda: hard_bot(5, iterations=48, time_limit=None, opponents_follow_policy=True),
+        mid_game("citadels", 4, seed=seed, steps=15 + 10 * seed), 1000 + seed) for seed in (1, 2, 3)]
+    assert any(redealt)

@@ -1,0 +1,266 @@
+"""How good the hard level's decisions are, per search setting: the regret of its choice against actions
+valued by many heuristic rollouts from the true state.
+
+    python bench/decision_regret.py citadels --games 40 --per-game 4 --rollouts 48 \\
+        --setting 'cut20={"rollout_cutoff": 20}' --setting 'paired={"paired_root": 3, "paired_z": 1.0}'
+    python bench/decision_regret.py citadels --gold /tmp/gold.json --setting ...   # reuse the values
+
+Positions: games of the game's heuristic on every seat, seeds 1…``--games``; in each, ``--per-game``
+decisions with a real choice (two or more legal actions), one drawn at random in each equal slice of the
+game's length. Values ("gold"): every legal action (the heuristic's ``--max-actions`` best where there
+are more) is applied to a clone of the *true* state and played to the end by the heuristic on every
+seat, ``--rollouts`` times; rollout r of every action uses the same future chance (the state's
+generator reseeded) and the same heuristic seed, so the actions are compared on common random numbers.
+The reward is the search's own: 0.7 × win share + 0.3 × the score margin in [0, 1]. The true hidden
+state is a sample from the seat's real posterior (the game dealt it so), so over many positions the
+regret of a choice against these values is an unbiased measure of its quality, although the search only
+sees the seat's information set. With ``--gold FILE`` the values are saved there the first time and read
+back after (the positions are replayed from their seeds, so the file must match ``--games``,
+``--per-game``, ``--players``, ``--max-actions`` and ``--rollouts``).
+
+Each setting (``NAME=JSON``: changes to the hard level's settings for the game, and ``"omniscient":
+true`` for a search whose every world is the true state, what perfect inference would give; ``base``
+is always run first, unchanged) then decides every position once, with ``--budget`` seconds of the searching
+thread's CPU time (the ``--budget-clock cpu`` of tournaments, so the machine's load cannot tilt the
+comparison) and seed = the position's number. Printed per setting: the mean regret ± its standard error,
+how often it chose the best-valued action, the mean iterations a decision, the mean paired difference of
+regret against ``base`` ± its standard error (negative: better than base), and the mean regret per kind
+of action (the action's name up to its first ``:``). The heuristic's own choice (``medium``) is listed
+too. ``--workers`` searches positions in parallel processes (the CPU clock keeps them comparable).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from meeple import load_game
+from meeple.bots import RolloutPolicy, build_search
+from meeple.bots.ismcts import outcome_rewards
+from meeple.core.contract import GameState
+from meeple.core.rng import Rng
+
+WIN_WEIGHT = 0.7  # the hard level's reward: the values are in the units the search maximises
+
+
+@dataclass
+class Position:
+    """A decision of a heuristic game: the true state, the candidate actions and their values."""
+
+    number: int
+    state: GameState[Any]
+    candidates: list[Any]
+    heuristic_choice: Any
+    values: list[float]
+
+
+def sample_positions(name: str, players: int, games: int, per_game: int, max_actions: int) -> list[Position]:
+    """``per_game`` decisions of each heuristic game, one at random in each slice of its decisions."""
+    game = load_game(name)
+    found: list[Position] = []
+    for seed in range(1, games + 1):
+        state = game.new_game(players=players, seed=seed)
+        policy = RolloutPolicy(seed)
+        decisions = 0
+        moves: list[tuple[bool, Any]] = []
+        while not state.is_over:
+            real = len(state.legal_actions()) > 1
+            decisions += real
+            action = policy.choose(state)
+            moves.append((real, action))
+            state.apply(action)
+        rng = Rng(f"positions/{seed}")
+        wanted = {decisions * k // per_game + rng.randbelow(max(1, decisions // per_game)) for k in range(per_game)}
+        state = game.new_game(players=players, seed=seed)
+        policy = RolloutPolicy(seed)
+        index = 0
+        for real, action in moves:
+            if real:
+                if index in wanted:
+                    ranked = [action, *(a for a in policy.ranked(state) if a != action)]
+                    found.append(Position(len(found), state.clone(), ranked[:max_actions], action, []))
+                index += 1
+            state.apply(action)
+    return found
+
+
+def rollout_value(state: GameState[Any], action: Any, seat: int, seed: str) -> float:
+    """The reward of ``seat`` after ``action`` and the heuristic on every seat to the end, future chance
+    and heuristic ties drawn from ``seed``."""
+    world = state.clone()
+    if hasattr(world, "rng"):
+        world.rng = Rng(f"{seed}/chance")
+    world.apply(action)
+    policy = RolloutPolicy(f"{seed}/policy")
+    while not world.is_over:
+        world.apply(policy.choose(world))
+    return outcome_rewards(world, WIN_WEIGHT)[seat]
+
+
+def value_positions(positions: Sequence[Position], rollouts: int) -> None:
+    for position in positions:
+        seat = position.state.current_player
+        assert seat is not None
+        position.values = [
+            sum(rollout_value(position.state, action, seat, f"gold/{position.number}/{r}") for r in range(rollouts))
+            / rollouts
+            for action in position.candidates
+        ]
+
+
+def load_or_value(positions: Sequence[Position], rollouts: int, path: str | None) -> None:
+    """Values from ``path`` if it holds them for these positions, else computed (and saved there)."""
+    if path and os.path.exists(path):
+        with open(path) as handle:
+            saved = json.load(handle)
+        if saved["rollouts"] != rollouts or len(saved["values"]) != len(positions):
+            raise SystemExit(f"{path} holds values for other positions or rollouts")
+        for position, (names, values) in zip(positions, saved["values"], strict=True):
+            if names != [str(action) for action in position.candidates]:
+                raise SystemExit(f"{path} holds values for other positions")
+            position.values = values
+        return
+    value_positions(positions, rollouts)
+    if path:
+        with open(path, "w") as handle:
+            json.dump({"rollouts": rollouts, "values": [
+                [[str(action) for action in p.candidates], p.values] for p in positions]}, handle)
+
+
+def regret(position: Position, action: Any) -> float:
+    """Best value minus the value of ``action`` (an action outside the candidates: the worst's regret)."""
+    best = max(position.values)
+    if action in position.candidates:
+        return best - position.values[position.candidates.index(action)]
+    return best - min(position.values)
+
+
+_JOB: dict[str, Any] = {}
+
+
+def _decide(job: tuple[int, str, dict[str, Any]]) -> tuple[int, str, int]:
+    """One search of position ``number`` with the setting's changes: (number, action, iterations)."""
+    number, game_name, overrides = job
+    state = _JOB["positions"][number].state
+    changes = dict(overrides)
+    if changes.pop("omniscient", False):
+        state = omniscient(state)
+    search = build_search(game_name, number, {**changes, "time_limit": _JOB["budget"], "budget_clock": "cpu"})
+    action = search.choose(state)
+    return number, str(action), search.last_iterations
+
+
+def omniscient(state: GameState[Any]) -> GameState[Any]:
+    """A copy of ``state`` whose every determinization is the true state (future chance redrawn): what the
+    search would do if it knew the hidden cards and characters, an upper bound on what better worlds
+    (inference from the other seats' picks) could give."""
+    base = type(state)
+
+    def determinize(self: Any, seat: int | None, rng: Any = None) -> Any:
+        world = self.clone()
+        if hasattr(world, "rng"):
+            world.rng = Rng(rng.randbelow(2**62)) if isinstance(rng, Rng) else Rng(rng)
+        return world
+
+    copy = state.clone()
+    copy.__class__ = type(f"Omniscient{base.__name__}", (base,), {"determinize": determinize})
+    return copy
+
+
+def mean_and_error(values: Sequence[float]) -> tuple[float, float]:
+    count = len(values)
+    mean = sum(values) / count
+    if count < 2:
+        return mean, 0.0
+    variance = sum((v - mean) ** 2 for v in values) / (count - 1)
+    return mean, math.sqrt(variance / count)
+
+
+def kind(action: Any) -> str:
+    return str(action).split(":")[0]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("game")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--per-game", type=int, default=4)
+    parser.add_argument("--max-actions", type=int, default=8)
+    parser.add_argument("--rollouts", type=int, default=48)
+    parser.add_argument("--budget", type=float, default=1.0, help="CPU seconds a decision")
+    parser.add_argument("--setting", action="append", default=[], help="NAME=JSON changes to the hard settings")
+    parser.add_argument("--gold", help="file to save the values to, or read them from")
+    parser.add_argument("--workers", type=int, default=1)
+    args = parser.parse_args()
+    settings: dict[str, dict[str, Any]] = {"base": {}}
+    for text in args.setting:
+        name, _, changes = text.partition("=")
+        if not name or name in settings:
+            raise SystemExit(f"--setting needs a new NAME=JSON, got {text!r}")
+        settings[name] = json.loads(changes or "{}")
+
+    started = time.perf_counter()
+    positions = sample_positions(args.game, args.players, args.games, args.per_game, args.max_actions)
+    load_or_value(positions, args.rollouts, args.gold)
+    print(f"{len(positions)} positions valued ({time.perf_counter() - started:.0f} s); load {os.getloadavg()}",
+          flush=True)
+
+    by_number = {p.number: p for p in positions}
+    heuristic = [regret(p, p.heuristic_choice) for p in positions]
+    rows: dict[str, list[float]] = {"medium": heuristic}
+    _JOB.update(positions=positions, budget=args.budget)
+    header = f"{'setting':<14} {'regret':>15} {'best':>7} {'iters':>6} {'vs base':>17}  per kind"
+    print(header, flush=True)
+    kinds = sorted({kind(p.heuristic_choice) for p in positions})
+    print("positions per kind of the heuristic's choice:",
+          " ".join(f"{k} {sum(kind(p.heuristic_choice) == k for p in positions)}" for k in kinds), flush=True)
+
+    def line(name: str, regrets: list[float], best: int, iterations: float) -> str:
+        mean, error = mean_and_error(regrets)
+        paired = ""
+        if name != "base" and "base" in rows:
+            diff, diff_error = mean_and_error([a - b for a, b in zip(regrets, rows["base"], strict=True)])
+            paired = f"{diff:+.4f} ± {diff_error:.4f}"
+        per_kind = []
+        for k in kinds:
+            of_kind = [r for r, p in zip(regrets, positions, strict=True) if kind(p.heuristic_choice) == k]
+            per_kind.append(f"{k} {mean_and_error(of_kind)[0]:.3f}")
+        counts = f"{best:>3}/{len(regrets):<3}"
+        return f"{name:<14} {mean:.4f} ± {error:.4f} {counts} {iterations:>6.0f} {paired:>17}  {' '.join(per_kind)}"
+
+    best_heuristic = sum(1 for r in heuristic if r == 0.0)
+    print(line("medium", heuristic, best_heuristic, 0), flush=True)
+    pool = multiprocessing.get_context("fork").Pool(args.workers) if args.workers > 1 else None
+    try:
+        for name, overrides in settings.items():
+            jobs = [(p.number, args.game, overrides) for p in positions]
+            results = pool.map(_decide, jobs) if pool is not None else [_decide(job) for job in jobs]
+            regrets = []
+            best = 0
+            iterations = 0
+            for number, action_name, done in results:
+                position = by_number[number]
+                action = next((a for a in position.state.legal_actions() if str(a) == action_name), None)
+                value = regret(position, action)
+                regrets.append(value)
+                best += value == 0.0
+                iterations += done
+            rows[name] = regrets
+            print(line(name, regrets, best, iterations / len(results)), flush=True)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+    print(f"done in {time.perf_counter() - started:.0f} s; load {os.getloadavg()}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
