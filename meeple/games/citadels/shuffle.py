@@ -51,7 +51,8 @@ def shuffle(rng: Rng, items: list[T]) -> None:
     for product, swaps in _PLANS[n] if n < _MAX_PLANNED else _plan(n):
         r = (next64() * product) >> 64
         for i, size in swaps:
-            r, j = divmod(r, size)
+            j = r % size
+            r //= size
             items[i], items[j] = items[j], items[i]
 
 
