@@ -176,8 +176,16 @@ _ROBS: dict[tuple[int, ...], tuple[Act, ...]] = {}
 _SWAPS: tuple[tuple[tuple[Act, ...], ...], ...] = tuple(
     tuple(tuple(SWAP[t] for t in range(players) if t != seat) for seat in range(players))
     for players in range(MAX_SEATS + 1))
-#: The log entry of each rank called that nobody answers (log entries are immutable tuples, so shared).
+#: The log entry of each rank called that nobody answers (log entries are immutable tuples, so shared),
+#: and by seat then rank (or pool size) those of a reveal, a turn's end, a pick, two gold taken.
 _NO_ANSWER: tuple[LogEntry, ...] = tuple((-1, E_NO_ANSWER, rank + 1, rank) for rank in range(8))
+_REVEALS: tuple[tuple[LogEntry, ...], ...] = tuple(
+    tuple((-1, E_REVEAL, rank + 1, rank, seat) for rank in range(8)) for seat in range(MAX_SEATS))
+_TURN_ENDS: tuple[tuple[LogEntry, ...], ...] = tuple(
+    tuple((-1, E_END_TURN, seat, rank) for rank in range(8)) for seat in range(MAX_SEATS))
+_PICKS_LOGGED: tuple[tuple[LogEntry, ...], ...] = tuple(
+    tuple((-1, E_PICK, seat, size) for size in range(9)) for seat in range(MAX_SEATS))
+_TWO_GOLD: tuple[LogEntry, ...] = tuple((-1, E_GOLD, seat, 2) for seat in range(MAX_SEATS))
 _GOLD_ONLY: tuple[Act, ...] = (GOLD,)
 #: By rank: the districts a turn may build (the Architect three), and whether the turn has a bonus (D13).
 _BUILDS_A_TURN: tuple[int, ...] = tuple(3 if r == ARCHITECT else 1 for r in range(8))
@@ -528,7 +536,7 @@ class CitadelsState(GameState[Act]):
         self.rank = rank
         self.cur = self.turn_seat = seat
         self.revealed |= 1 << rank
-        log.append((-1, E_REVEAL, rank + 1, rank, seat))
+        log.append(_REVEALS[seat][rank])
         if rank == self.robbed:
             thief = holder[THIEF]
             if thief != seat:
@@ -751,7 +759,7 @@ class CitadelsState(GameState[Act]):
         seat = self.cur
         c = action.a
         pool = self.pool
-        self.log += ((seat, E_PICKED, seat, tuple(pool), c), (-1, E_PICK, seat, len(pool)))
+        self.log += ((seat, E_PICKED, seat, tuple(pool), c), _PICKS_LOGGED[seat][len(pool)])
         pool.remove(c)
         self.holder[c] = seat
         self._answering |= 1 << c
@@ -762,7 +770,7 @@ class CitadelsState(GameState[Act]):
         seat = self.cur
         log = self.log
         rank = self.rank
-        log.append((-1, E_END_TURN, seat, rank))
+        log.append(_TURN_ENDS[seat][rank])
         self._call_next(rank + 1)
 
     def _do_build(self, action: Act) -> None:
@@ -789,7 +797,7 @@ class CitadelsState(GameState[Act]):
     def _do_gold(self, action: Act) -> None:
         seat = self.cur
         self.gold[seat] += 2
-        self.log.append((-1, E_GOLD, seat, 2))
+        self.log.append(_TWO_GOLD[seat])
         self._finish_gather()
 
     def _do_tax(self, action: Act) -> None:
