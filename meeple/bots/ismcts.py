@@ -13,7 +13,11 @@ Generic improvements over the plain algorithm (nothing here knows which game it 
 - **Rollout cutoff**: after ``rollout_cutoff`` rollout decisions (positions with more than one legal
   action; forced moves cost nothing to choose) the position is scored by a static ``evaluator``, by
   default the running scores' margin (``state.scores()``) mapped to [0, 1] per seat; the hard level
-  passes the game's fitted evaluation (``meeple/bots/evaluation.py``).
+  passes the game's fitted evaluation (``meeple/bots/evaluation.py``). With a ``rollout_boundary``
+  (the name of a state attribute such as ``"turn"``), a rollout that reaches the cutoff goes on until
+  that attribute changes (to at least ``rollout_boundary_from``, if given), so the evaluator scores a
+  settled position (a turn's start) rather than one whose placements have not paid yet, and only as
+  late in the game as it judges well.
 - **Policy prior**: at each tree node the rollout policy's own choice in that determinization is
   expanded first and gets a progressive bias ``prior_weight / (visits + 1)``; a policy exposing
   ``action_scores(state) -> dict`` is not needed (a one-hot prior from ``choose`` is used).
@@ -193,9 +197,11 @@ class ISMCTSBot:
     common determinizations (module docstring); ``None`` for the usual UCB at the root.
     ``paired_margin``: how much better, in mean reward per world, another candidate must do to overrule
     the policy's own choice; ``paired_z``: and by how many standard errors of the paired differences
-    (0: no such test). ``world_reuse``: iterations per determinization. ``opponents_follow_policy``:
-    the other seats play the policy's choice inside the tree (needs a rollout policy). ``budget_clock``:
-    how ``time_limit`` is measured, one of ``BUDGET_CLOCKS``.
+    (0: no such test). ``rollout_boundary``: a state attribute (e.g. ``"turn"``) whose change a rollout
+    past the cutoff waits for before it is scored; ``rollout_boundary_from``: the least value of it a
+    rollout may be scored at (``None``: any). ``world_reuse``: iterations per determinization.
+    ``opponents_follow_policy``: the other seats play the policy's choice inside the tree (needs a
+    rollout policy). ``budget_clock``: how ``time_limit`` is measured, one of ``BUDGET_CLOCKS``.
     """
 
     name = "ismcts"
@@ -220,6 +226,8 @@ class ISMCTSBot:
         world_reuse: int = 1,
         opponents_follow_policy: bool = False,
         budget_clock: str = "wall",
+        rollout_boundary: str | None = None,
+        rollout_boundary_from: int | None = None,
     ) -> None:
         if iterations is None and time_limit is None:
             raise ValueError("ISMCTS needs an iteration budget or a time limit")
@@ -234,6 +242,8 @@ class ISMCTSBot:
         self.rollout_policy = rollout_policy
         self.epsilon = epsilon
         self.rollout_cutoff = rollout_cutoff
+        self.rollout_boundary = rollout_boundary
+        self.rollout_boundary_from = rollout_boundary_from
         self.evaluator: Evaluator = evaluator or margin_evaluation
         self.prior_weight = prior_weight if rollout_policy is not None else 0.0
         self.widening = widening
@@ -573,7 +583,18 @@ class ISMCTSBot:
         out_of_time = self._out_of_time
         played: list[Any] | None = None if leaf is None else []
         made: list[int] | None = None if leaf is None else [0]
-        while not state.is_over and decisions < limit:
+        boundary = self.rollout_boundary
+        earliest = self.rollout_boundary_from
+        epoch: Any = _UNKNOWN  # the boundary attribute's value when the cutoff was reached
+        while not state.is_over:
+            if decisions >= limit:
+                if boundary is None:
+                    break
+                mark = getattr(state, boundary)
+                if epoch is _UNKNOWN:
+                    epoch = mark
+                elif mark != epoch and (earliest is None or mark >= earliest):
+                    break
             actions = state.legal_actions()
             if len(actions) == 1:
                 action = actions[0]

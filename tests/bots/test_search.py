@@ -136,3 +136,30 @@ def test_hard_with_the_other_seats_following_the_heuristic_is_blind_to_what_its_
         lambda: hard_bot(5, iterations=48, time_limit=None, opponents_follow_policy=True),
         mid_game("citadels", 4, seed=seed, steps=15 + 10 * seed), 1000 + seed) for seed in (1, 2, 3)]
     assert any(redealt)
+
+
+def _scored_positions(**settings: object) -> list[tuple[int, int, bool]]:
+    """(turn, phase, over) of every position a Caylus search's rollouts were scored on, from turn 2."""
+    state = mid_game("caylus", 4, seed=3, steps=40)
+    assert state.turn == 2  # type: ignore[attr-defined]
+    scored: list[tuple[int, int, bool]] = []
+
+    def evaluator(position: object) -> list[float]:
+        assert isinstance(position, CaylusState)
+        scored.append((position.turn, position.phase, position.is_over))
+        return [0.5] * 4
+
+    bot = hard_bot(4, iterations=12, time_limit=None, world_reuse=1, evaluator=evaluator, **settings)
+    bot.choose(state)
+    return scored
+
+
+def test_a_rollout_past_its_cutoff_is_scored_at_the_next_boundary() -> None:
+    """Cut at a turn's start, at the earliest turn asked for, and never earlier; without a boundary,
+    wherever the cutoff falls."""
+    at_turn_starts = _scored_positions(rollout_cutoff=3, rollout_boundary="turn", rollout_boundary_from=None)
+    assert len(at_turn_starts) == 12 and set(at_turn_starts) == {(3, 2, False)}
+    late = _scored_positions(rollout_cutoff=3, rollout_boundary="turn", rollout_boundary_from=5)
+    assert len(late) == 12 and set(late) == {(5, 2, False)}
+    anywhere = _scored_positions(rollout_cutoff=3, rollout_boundary=None)
+    assert len(anywhere) == 12 and {turn for turn, _, _ in anywhere} == {2}
