@@ -43,7 +43,10 @@ class Sample:
     winners: list[int]
 
 
-def collect(game_name: str, games: int, sample_rate: float = 0.08) -> list[Sample]:
+def collect(game_name: str, games: int, sample_rate: float = 0.08, boundary: str | None = None) -> list[Sample]:
+    """Positions of heuristic self-play: each with chance ``sample_rate``, or with a ``boundary`` (a state
+    attribute such as ``"turn"``, ``ISMCTSBot``'s ``rollout_boundary``) every position where it has just
+    changed, the only positions a rollout cut at that boundary is scored on."""
     features, progress = FEATURES[game_name]
     game = load_game(game_name)
     picker = Rng(f"fit/{game_name}")
@@ -54,8 +57,14 @@ def collect(game_name: str, games: int, sample_rate: float = 0.08) -> list[Sampl
         state = game.new_game(players=players, seed=10_000 + index)
         policy = RolloutPolicy(f"fit/{index}")
         taken: list[Sample] = []
+        epoch = None if boundary is None else getattr(state, boundary)
         while not state.is_over:
-            if picker.random() < sample_rate:
+            if boundary is not None:
+                sampled = getattr(state, boundary) != epoch
+                epoch = getattr(state, boundary)
+            else:
+                sampled = picker.random() < sample_rate
+            if sampled:
                 taken.append(Sample(index, progress(state), features(state), [float(s) for s in state.scores()],
                                     [], []))
             state.apply(policy.choose(state))
@@ -221,6 +230,8 @@ def main() -> None:
     parser.add_argument("games", nargs="*", help="games to fit (default: every game with figures)")
     parser.add_argument("--games", dest="count", type=int, default=300, help="self-play games per game")
     parser.add_argument("--dry-run", action="store_true", help="report only, write nothing")
+    parser.add_argument("--boundary", default=None,
+                        help="sample only where this state attribute has just changed (e.g. turn: turn starts)")
     args = parser.parse_args()
     from meeple.bots.evaluation_weights import WEIGHTS
 
@@ -228,7 +239,7 @@ def main() -> None:
               for name, weights in WEIGHTS.items()}
     for game_name in args.games or sorted(FEATURES):
         started = time.perf_counter()
-        samples = collect(game_name, args.count)
+        samples = collect(game_name, args.count, boundary=args.boundary)
         held_out = [s for s in samples if s.game_index % 5 == 4]
         training = [s for s in samples if s.game_index % 5 != 4]
         weights, _ = fit(training)
