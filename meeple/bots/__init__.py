@@ -63,13 +63,15 @@ HARD_SETTINGS: dict[str, Any] = {
 #: hands and characters make each determinization a guess, so it also gets 1 s (its games are short),
 #: and its short rounds a short cutoff. Palais Royal's heuristic is the slowest (its Stairway plans),
 #: so its cut-off rollouts are short too. Caylus hides nothing and draws nothing after the setup:
-#: every determinization is the same position, so one serves the whole decision; its rollouts are
-#: played to the end, which chose better than rollouts cut after 30 or 60 decisions on 80 positions
-#: (docs/bots.md, "Caylus: what changed").
+#: every determinization is the same position, so one serves the whole decision. Its rollouts are cut
+#: only at a turn's start (nothing placed and not yet paid) and only from turn 7 on, where the evaluation
+#: judges well: a rollout from before turn 7 is played up to its start, one from later to the next
+#: turn's (or the end). That chose as well as rollouts to the end on 80 positions, with four times the
+#: iterations, where cuts after a count of decisions chose worse (docs/bots.md, "Caylus: what changed").
 HARD_SETTINGS_BY_GAME: dict[str, dict[str, Any]] = {
     "burgundy": {"paired_root": 3, "paired_z": 1.0, "win_weight": 0.3, "time_limit": 1.0, "rollout_cutoff": 20},
     "citadels": {"time_limit": 1.0, "rollout_cutoff": 10, "world_reuse": 8},
-    "caylus": {"rollout_cutoff": None, "world_reuse": 1_000_000},
+    "caylus": {"rollout_cutoff": 0, "rollout_boundary": "turn", "rollout_boundary_from": 7, "world_reuse": 1_000_000},
     "palais_royal": {"rollout_cutoff": 12},
 }
 

@@ -84,6 +84,7 @@ def test_hard_on_the_cpu_clock_gets_its_cpu_time_in_a_long_caylus_rollout_while_
     assert isinstance(bot, HardBot)
     search = bot.search_for("caylus")
     search.time_limit = BUDGET
+    search.rollout_cutoff = None  # rollouts to the very end (hard cuts Caylus' at a late turn's start)
     bot.choose(state.clone())  # the first decision imports the game's heuristic module
     with sharing_one_core():
         elapsed, cpu = timed_choice(bot, state)

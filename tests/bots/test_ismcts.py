@@ -170,7 +170,9 @@ def test_levels_are_seated_by_name() -> None:
         search = hard.search_for(name)
         assert search.time_limit == pytest.approx(1.0 if name in ("burgundy", "citadels") else 0.5)
         assert search.epsilon == 0.0 and search.world_reuse >= 1
-        assert (search.rollout_cutoff is None) == (name == "caylus")  # Caylus plays its rollouts to the end
+        assert search.rollout_cutoff is not None  # every game's rollouts are cut, Caylus' at a late turn's start
+        assert (search.rollout_boundary, search.rollout_boundary_from) == (("turn", 7) if name == "caylus" else
+                                                                           (None, None))
         assert isinstance(search.evaluator, ScoreEvaluation)  # rollouts cut (or stopped by the clock) scored by it
         assert search.paired_root == (3 if name == "burgundy" else None)
     with pytest.raises(ValueError, match="unknown bot"):
