@@ -1,5 +1,6 @@
 """How well Caylus searches choose, against exact values: the regret test of docs/bots.md ("Caylus: what
-changed").
+changed"), which this script reproduces (``bench/decision_regret.py`` is the general tool, for every game,
+with values averaged over many rollouts where chance plays a part; Caylus needs one).
 
     python bench/caylus_regret.py --repeats 2          # hard, hard with rollouts to the end, the heuristic
     python bench/caylus_regret.py --setting hard= --setting cut30=rollout_cutoff:30,rollout_boundary:None
