@@ -20,13 +20,14 @@ back after (the positions are replayed from their seeds, so the file must match 
 
 Each setting (``NAME=JSON``: changes to the hard level's settings for the game, and ``"omniscient":
 true`` for a search whose every world is the true state, what perfect inference would give; ``base``
-is always run first, unchanged) then decides every position once, with ``--budget`` seconds of the searching
-thread's CPU time (the ``--budget-clock cpu`` of tournaments, so the machine's load cannot tilt the
+is always run first, unchanged) then decides every position once, with ``--budget`` seconds of the
+searching thread's CPU time (the ``--budget-clock cpu`` of tournaments, so the machine's load cannot tilt the
 comparison) and seed = the position's number. Printed per setting: the mean regret ± its standard error,
 how often it chose the best-valued action, the mean iterations a decision, the mean paired difference of
 regret against ``base`` ± its standard error (negative: better than base), and the mean regret per kind
 of action (the action's name up to its first ``:``). The heuristic's own choice (``medium``) is listed
-too. ``--workers`` searches positions in parallel processes (the CPU clock keeps them comparable).
+too. ``--out FILE`` keeps every setting's regret per position. ``--workers`` searches positions in
+parallel processes (the CPU clock keeps them comparable).
 """
 
 from __future__ import annotations
@@ -199,6 +200,7 @@ def main() -> None:
     parser.add_argument("--setting", action="append", default=[], help="NAME=JSON changes to the hard settings")
     parser.add_argument("--gold", help="file to save the values to, or read them from")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--out", help="file to write every setting's regret per position to (JSON)")
     args = parser.parse_args()
     settings: dict[str, dict[str, Any]] = {"base": {}}
     for text in args.setting:
@@ -259,6 +261,9 @@ def main() -> None:
         if pool is not None:
             pool.close()
             pool.join()
+    if args.out:
+        with open(args.out, "w") as handle:
+            json.dump({"positions": [str(p.heuristic_choice) for p in positions], "regrets": rows}, handle)
     print(f"done in {time.perf_counter() - started:.0f} s; load {os.getloadavg()}", flush=True)
 
 

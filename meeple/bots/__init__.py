@@ -61,7 +61,9 @@ HARD_SETTINGS: dict[str, Any] = {
 #: worlds and plays another than the heuristic's choice only when it is better by a standard error of
 #: the paired differences, rewarding mostly the score margin; it gets 1 s a decision. Citadels' hidden
 #: hands and characters make each determinization a guess, so it also gets 1 s (its games are short),
-#: and its short rounds a short cutoff. Palais Royal's heuristic is the slowest (its Stairway plans),
+#: and its short rounds a short cutoff (no other cut-off, world reuse, paired root or opponent model chose
+#: measurably better moves on 240 positions: docs/bots.md, "Citadels: decision quality per setting").
+#: Palais Royal's heuristic is the slowest (its Stairway plans),
 #: so its cut-off rollouts are short too. Caylus hides nothing and draws nothing after the setup:
 #: every determinization is the same position, so one serves the whole decision. Its rollouts are cut
 #: only at a turn's start (nothing placed and not yet paid) and only from turn 7 on, where the evaluation
