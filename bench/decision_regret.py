@@ -5,18 +5,19 @@ valued by many heuristic rollouts from the true state.
         --setting 'cut20={"rollout_cutoff": 20}' --setting 'paired={"paired_root": 3, "paired_z": 1.0}'
     python bench/decision_regret.py citadels --gold /tmp/gold.json --setting ...   # reuse the values
 
-Positions: games of the game's heuristic on every seat, seeds 1…``--games``; in each, ``--per-game``
-decisions with a real choice (two or more legal actions), one drawn at random in each equal slice of the
-game's length. Values ("gold"): every legal action (the heuristic's ``--max-actions`` best where there
-are more) is applied to a clone of the *true* state and played to the end by the heuristic on every
-seat, ``--rollouts`` times; rollout r of every action uses the same future chance (the state's
-generator reseeded) and the same heuristic seed, so the actions are compared on common random numbers.
-The reward is the search's own: 0.7 × win share + 0.3 × the score margin in [0, 1]. The true hidden
-state is a sample from the seat's real posterior (the game dealt it so), so over many positions the
-regret of a choice against these values is an unbiased measure of its quality, although the search only
-sees the seat's information set. With ``--gold FILE`` the values are saved there the first time and read
-back after (the positions are replayed from their seeds, so the file must match ``--games``,
-``--per-game``, ``--players``, ``--max-actions`` and ``--rollouts``).
+Positions: games of the game's heuristic on every seat, ``--games`` of them from seed ``--first-game``
+(1); in each, ``--per-game`` decisions with a real choice (two or more legal actions), one drawn at
+random in each equal slice of the game's length. Values ("gold"): every legal action (the heuristic's
+``--max-actions`` best where there are more) is applied to a clone of the *true* state and played to the
+end by the heuristic on every seat, ``--rollouts`` times; rollout r of every action uses the same future
+chance (the state's generator reseeded) and the same heuristic seed, so the actions are compared on
+common random numbers. The reward is the search's own: 0.7 × win share + 0.3 × the score margin in
+[0, 1]. The true hidden state is a sample from the seat's real posterior (the game dealt it so), so over
+many positions the regret of a choice against these values is an unbiased measure of its quality,
+although the search only sees the seat's information set. With ``--gold FILE`` the values are saved
+there the first time and read back after (the positions are replayed from their seeds, so the file must
+match ``--games``, ``--first-game``, ``--per-game``, ``--players``, ``--max-actions`` and
+``--rollouts``).
 
 Each setting (``NAME=JSON``: changes to the hard level's settings for the game, and ``"omniscient":
 true`` for a search whose every world is the true state, what perfect inference would give; ``base``
@@ -62,11 +63,12 @@ class Position:
     values: list[float]
 
 
-def sample_positions(name: str, players: int, games: int, per_game: int, max_actions: int) -> list[Position]:
+def sample_positions(name: str, players: int, games: int, per_game: int, max_actions: int,
+                     first_game: int = 1) -> list[Position]:
     """``per_game`` decisions of each heuristic game, one at random in each slice of its decisions."""
     game = load_game(name)
     found: list[Position] = []
-    for seed in range(1, games + 1):
+    for seed in range(first_game, first_game + games):
         state = game.new_game(players=players, seed=seed)
         policy = RolloutPolicy(seed)
         decisions = 0
@@ -193,6 +195,7 @@ def main() -> None:
     parser.add_argument("game")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--first-game", type=int, default=1, help="seed of the first game")
     parser.add_argument("--per-game", type=int, default=4)
     parser.add_argument("--max-actions", type=int, default=8)
     parser.add_argument("--rollouts", type=int, default=48)
@@ -210,7 +213,8 @@ def main() -> None:
         settings[name] = json.loads(changes or "{}")
 
     started = time.perf_counter()
-    positions = sample_positions(args.game, args.players, args.games, args.per_game, args.max_actions)
+    positions = sample_positions(args.game, args.players, args.games, args.per_game, args.max_actions,
+                                 args.first_game)
     load_or_value(positions, args.rollouts, args.gold)
     print(f"{len(positions)} positions valued ({time.perf_counter() - started:.0f} s); load {os.getloadavg()}",
           flush=True)
