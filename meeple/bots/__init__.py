@@ -61,8 +61,9 @@ HARD_SETTINGS: dict[str, Any] = {
 #: worlds and plays another than the heuristic's choice only when it is better by a standard error of
 #: the paired differences, rewarding mostly the score margin; it gets 1 s a decision. Citadels' hidden
 #: hands and characters make each determinization a guess, so it also gets 1 s (its games are short),
-#: and its short rounds a short cutoff (no other cut-off, world reuse, paired root or opponent model chose
-#: measurably better moves on 240 positions: docs/bots.md, "Citadels: decision quality per setting").
+#: and its rollouts are cut after 20 decisions, which chose better moves than a cut after 10 on 480
+#: positions (no world reuse, paired root or opponent model did: docs/bots.md, "Citadels: decision
+#: quality per setting").
 #: Palais Royal's heuristic is the slowest (its Stairway plans),
 #: so its cut-off rollouts are short too. Caylus hides nothing and draws nothing after the setup:
 #: every determinization is the same position, so one serves the whole decision. Its rollouts are cut
@@ -72,7 +73,7 @@ HARD_SETTINGS: dict[str, Any] = {
 #: iterations, where cuts after a count of decisions chose worse (docs/bots.md, "Caylus: what changed").
 HARD_SETTINGS_BY_GAME: dict[str, dict[str, Any]] = {
     "burgundy": {"paired_root": 3, "paired_z": 1.0, "win_weight": 0.3, "time_limit": 1.0, "rollout_cutoff": 20},
-    "citadels": {"time_limit": 1.0, "rollout_cutoff": 10, "world_reuse": 8},
+    "citadels": {"time_limit": 1.0, "rollout_cutoff": 20, "world_reuse": 8},
     "caylus": {"rollout_cutoff": 0, "rollout_boundary": "turn", "rollout_boundary_from": 7, "world_reuse": 1_000_000},
     "palais_royal": {"rollout_cutoff": 12},
 }

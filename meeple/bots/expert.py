@@ -29,7 +29,8 @@ EXPERT_SETTINGS: dict[str, Any] = {"time_limit": 4.5}
 
 #: Per-game changes on top of that: with ten to twenty times the hard level's iterations, the noise
 #: of the estimates falls and the evaluation's bias at the cutoff matters more, so rollouts look about
-#: twice as far ahead (Caylus plays them to the end, where hard cuts them at a late turn's start);
+#: twice as far ahead (Caylus plays them to the end, where hard cuts them at a late turn's start;
+#: Citadels' 20 decisions are now hard's own, which chose better than 10 at hard's budget);
 #: Burgundy's paired root weighs four candidates instead of three.
 EXPERT_SETTINGS_BY_GAME: dict[str, dict[str, Any]] = {
     "burgundy": {"paired_root": 4, "rollout_cutoff": 40},
