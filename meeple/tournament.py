@@ -335,13 +335,21 @@ class ResultsFolder:
         """Take ``directory`` for ``result``'s tournament; with ``resume``, add the games it holds to
         ``result``."""
         folder = cls(directory, result)
-        held = folder._held_games()
+        try:
+            folder._take(resume)
+        except OSError as error:  # not a folder, not writable, the disk full: before any game is played
+            raise ResultsFolderError(f"cannot keep the results in {directory}: {error.strerror or error}") from None
+        return folder
+
+    def _take(self, resume: bool) -> None:
+        directory, result = self.directory, self.result
+        held = self._held_games()
         if held and not resume:
             raise ResultsFolderError(
                 f"{directory} already holds the results of {held} game{'s' * (held != 1)} of a tournament: "
                 "--resume continues it; choose another folder to start afresh")
         if resume and held:
-            folder._resume()
+            self._resume()
         directory.mkdir(parents=True, exist_ok=True)
         names = [entry.name for entry in result.entries]
         partial = directory / (GAMES_CSV + ".partial")
@@ -353,10 +361,9 @@ class ResultsFolder:
         result.running = True
         _tally(result)
         _write_summary(directory, result)
-        folder.handle = (directory / GAMES_CSV).open("a", newline="")
-        folder.writer = csv.writer(folder.handle)
-        result.on_record = folder.add
-        return folder
+        self.handle = (directory / GAMES_CSV).open("a", newline="")
+        self.writer = csv.writer(self.handle)
+        result.on_record = self.add
 
     def _held_games(self) -> int:
         table = self.directory / GAMES_CSV

@@ -94,6 +94,15 @@ def test_a_folder_with_results_is_not_overwritten_without_resume(tmp_path: Path)
     assert missing.exit_code == 2 and "--resume continues the results kept in --out" in _flat(missing.output)
 
 
+def test_a_folder_that_cannot_be_written_is_refused_before_any_game(tmp_path: Path) -> None:
+    taken = tmp_path / "a-file"
+    taken.write_text("not a folder")
+    result = runner.invoke(app, ["tournament", GAME, "--bots", ",".join(LINEUP), "--games", "2", "--out", str(taken)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "cannot keep the results in" in _flat(result.output) and "Not a directory" in _flat(result.output)
+    assert taken.read_text() == "not a folder"
+
+
 def test_a_row_torn_by_a_crash_is_played_again(tmp_path: Path) -> None:
     run_tournament(GAME, LINEUP, 4, seed=1, workers=1, out=tmp_path)
     complete = _rows(tmp_path)
