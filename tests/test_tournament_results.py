@@ -99,7 +99,7 @@ def test_a_folder_that_cannot_be_written_is_refused_before_any_game(tmp_path: Pa
     taken.write_text("not a folder")
     result = runner.invoke(app, ["tournament", GAME, "--bots", ",".join(LINEUP), "--games", "2", "--out", str(taken)])
     assert result.exit_code == 2 and "Traceback" not in result.output
-    assert "cannot keep the results in" in _flat(result.output) and "Not a directory" in _flat(result.output)
+    assert "cannot keep the results in" in _flat(result.output) and "File exists" in _flat(result.output)
     assert taken.read_text() == "not a folder"
 
 
