@@ -350,17 +350,9 @@ class ResultsFolder:
                 "--resume continues it; choose another folder to start afresh")
         if resume and held:
             self._resume()
-        directory.mkdir(parents=True, exist_ok=True)
-        names = [entry.name for entry in result.entries]
-        partial = directory / (GAMES_CSV + ".partial")
-        with partial.open("w", newline="") as handle:  # the games kept, without any torn last line
-            writer = csv.writer(handle)
-            writer.writerow(csv_header(names))
-            writer.writerows(csv_row(record) for record in sorted(result.records, key=lambda r: r.index))
-        partial.replace(directory / GAMES_CSV)
         result.running = True
         _tally(result)
-        _write_summary(directory, result)
+        result.write(directory)  # the settings from the start; the games kept, without any torn last line
         self.handle = (directory / GAMES_CSV).open("a", newline="")
         self.writer = csv.writer(self.handle)
         result.on_record = self.add
