@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
@@ -43,6 +44,8 @@ app = typer.Typer(
     add_completion=False,
 )
 console = Console(highlight=False)
+P = ParamSpec("P")
+R = TypeVar("R")
 
 OptionArg = Annotated[
     list[str] | None,
@@ -147,8 +150,24 @@ def _sigterm_as_ctrl_c() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def _restores_ctrl_c(command: Callable[P, R]) -> Callable[P, R]:
+    """A command that may ignore a second Ctrl-C (``_interrupted``) gives SIGINT back as it found it on
+    return, so a caller running commands in its own process (tests, a notebook) still gets Ctrl-C after."""
+    @functools.wraps(command)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        if threading.current_thread() is not threading.main_thread():
+            return command(*args, **kwargs)
+        previous = signal.getsignal(signal.SIGINT)
+        try:
+            return command(*args, **kwargs)
+        finally:
+            signal.signal(signal.SIGINT, previous)
+    return run
+
+
 def _interrupted(finished: int, planned: int) -> None:
-    """After Ctrl-C: say so, and let a second Ctrl-C not break the printing of the results."""
+    """After Ctrl-C: say so, and let a second Ctrl-C not break the printing of the results (until the
+    command returns: ``_restores_ctrl_c``)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     follow = "; their results follow" if finished else ""
     console.print(f"[yellow]interrupted[/]: {finished} of {planned} games finished{follow}")
@@ -223,6 +242,7 @@ def play(
 
 
 @app.command()
+@_restores_ctrl_c
 def simulate(
     game: Annotated[str, typer.Argument(help="Game name, e.g. citadels.")] = "citadels",
     players: PlayersArg = None,
@@ -295,6 +315,7 @@ class _RayAddressOptional(TyperCommand):
 
 
 @app.command(cls=_RayAddressOptional)
+@_restores_ctrl_c
 def tournament(
     game: Annotated[str, typer.Argument(help="Game name, e.g. citadels.")],
     bots: BotsArg,

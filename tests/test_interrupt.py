@@ -104,3 +104,24 @@ def test_tournament_progress_counts_decisions_from_the_workers(monkeypatch: pyte
     assert not result.interrupted and len(result.records) == 6
     assert reports[-1][0] == pytest.approx(6)
     assert reports[-1][1] == sum(record.decisions for record in result.records) > 0
+
+
+@pytest.mark.parametrize("command", [["simulate", "toy", "--games", "3"],
+                                     ["tournament", "toy", "--bots", "easy,easy", "--games", "3"]])
+def test_a_command_run_in_process_gives_ctrl_c_back_when_it_returns(
+        command: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """An interrupted command ignores a second Ctrl-C while it prints, and only until it returns: a test
+    process (or a notebook) that ran it, and every process it starts later, must still stop on Ctrl-C."""
+    from typer.testing import CliRunner
+
+    from meeple import cli
+
+    def pressed(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "run_simulation", pressed)
+    monkeypatch.setattr("meeple.tournament.run_tournament", pressed)
+    before = signal.getsignal(signal.SIGINT)
+    result = CliRunner().invoke(cli.app, command)
+    assert result.exit_code == 130 and "interrupted: 0 of 3" in result.output
+    assert signal.getsignal(signal.SIGINT) is before is not signal.SIG_IGN
