@@ -165,6 +165,8 @@ DRAFT_SCRIPTS: dict[int, tuple[tuple[int, int], ...]] = {
 DRAWN = 7
 LOCATIONS = 8
 
+_EMPTY_RECORD = empty_record(LOCATIONS)
+_NOTHING_WATCHED = watch([_EMPTY_RECORD])
 #: Attempts at a consistent character assignment in ``determinize`` (measured: a few on average, ~1,000 at
 #: worst in 100,000 samples; each attempt keeps every pool the seat saw, so one always exists).
 _TRIES = 20000
@@ -187,6 +189,14 @@ _PICKS_LOGGED: tuple[tuple[LogEntry, ...], ...] = tuple(
     tuple((-1, E_PICK, seat, size) for size in range(9)) for seat in range(MAX_SEATS))
 _TWO_GOLD: tuple[LogEntry, ...] = tuple((-1, E_GOLD, seat, 2) for seat in range(MAX_SEATS))
 _GOLD_ONLY: tuple[Act, ...] = (GOLD,)
+#: The index of the lowest set bit of each 8-bit mask.
+_LOWEST_BIT: tuple[int, ...] = tuple((mask & -mask).bit_length() - 1 for mask in range(256))
+#: By seat then count: the public log entries of a gathering draw and of a keep step (kept, returned).
+_DRAWS_LOGGED: tuple[tuple[LogEntry, ...], ...] = tuple(
+    tuple((-1, E_DRAW, seat, SRC_GATHER, count) for count in range(4)) for seat in range(MAX_SEATS))
+_KEEPS_LOGGED: tuple[tuple[tuple[LogEntry, ...], ...], ...] = tuple(
+    tuple(tuple((-1, E_KEPT, seat, kept, returned) for returned in range(4)) for kept in range(4))
+    for seat in range(MAX_SEATS))
 #: By rank: the districts a turn may build (the Architect three), and whether the turn has a bonus (D13).
 _BUILDS_A_TURN: tuple[int, ...] = tuple(3 if r == ARCHITECT else 1 for r in range(8))
 _HAS_BONUS: tuple[bool, ...] = tuple(r in (MERCHANT, ARCHITECT) for r in range(8))
@@ -227,7 +237,8 @@ class Rules:
     """The option values decoded once into plain attributes; shared (never mutated) between clones."""
 
     __slots__ = (
-        "affordable", "bonus_start", "cap", "cost", "deck_preset", "destroy_prices", "destroyable", "draft_turns",
+        "affordable", "bonus_after_gather", "bonus_start", "build_cap", "cap", "cost", "deck_preset",
+        "destroy_prices", "destroyable", "draft_turns",
         "first_crown_random", "great_wall_self", "haunted_last_round", "keep_all", "lab_gold", "max_rounds",
         "overbuild", "players", "points", "script", "script_len", "smithy_draw", "smithy_price", "tie_rank",
     )
@@ -236,15 +247,19 @@ class Rules:
         self.players = players
         self.script = DRAFT_SCRIPTS[players]
         self.script_len = len(self.script)
-        #: By crown, then draft step: who decides and whether it picks or discards (the script, resolved).
-        self.draft_turns: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-            tuple(((crown + offset) % players, P_PICK if kind == S_PICK else P_DISCARD) for offset, kind in self.script)
+        #: By crown, then draft step: who decides and whether it picks or discards (the script, resolved),
+        #: then None: the draft is over.
+        self.draft_turns: tuple[tuple[tuple[int, int] | None, ...], ...] = tuple(
+            (*(((crown + offset) % players, P_PICK if kind == S_PICK else P_DISCARD) for offset, kind in self.script),
+             None)
             for crown in range(players))
         complete_at = options["complete_at"]
         if complete_at is None:
             complete_at = 8 if players <= 3 or options["classic_variant"] else 7
         self.cap: int = complete_at
         self.overbuild: bool = options["overbuild"]
+        #: A city smaller than this may still build (D11: no limit with overbuilding).
+        self.build_cap: float = float("inf") if self.overbuild else complete_at
         #: Every value read from a district (build and destroy prices, points) follows its cost under the options.
         self.cost: tuple[int, ...] = printed_costs(options["observatory_cost"])
         self.points: tuple[int, ...] = district_points(options["observatory_cost"])
@@ -270,6 +285,8 @@ class Rules:
                   for prices in self.destroy_prices)
             for gold in range(max(self.cost) + 1))
         self.bonus_start: bool = options["bonus_timing"] == "start"
+        #: By rank: whether the turn's bonus (D13) comes once it has gathered (``_finish_gather``).
+        self.bonus_after_gather: tuple[bool, ...] = tuple(_HAS_BONUS[r] and not self.bonus_start for r in range(8))
         self.tie_rank: bool = options["tie_break"] == "rank"
         self.first_crown_random: bool = options["first_crown"] == "random"
         self.max_rounds: int | None = options["max_rounds"]
@@ -418,7 +435,9 @@ class CitadelsState(GameState[Act]):
         self.hands = [deck[4 * s : 4 * s + 4] for s in range(n)]
         self.deck = deck[4 * n :]
         self.deck_top = 0
-        self.knowledge = [empty_record(LOCATIONS)] * (n + 1)
+        self._records = [_EMPTY_RECORD] * (n + 1)  # the ``knowledge`` setter, inline: nobody knows anything yet
+        self._pending = []
+        self._watch_pos, self._watch_hands = _NOTHING_WATCHED
         self.cities = [[] for _ in range(n)]
         self.masks = [0] * n
         self.gold = [2] * n
@@ -477,19 +496,27 @@ class CitadelsState(GameState[Act]):
     def _open_draft_step(self) -> None:
         """Hand draft step ``draft_idx`` to its drafter, as a pick or a discard."""
         idx = self.draft_idx
-        self.cur, self.phase = self.rules.draft_turns[self.crown][idx]
-        if idx == 6 and self.reserved >= 0:  # 7 players: the 7th pick also gets the face-down card
-            pool = self.pool
-            pool.append(self.reserved)
-            pool.sort()
-            self.reserved = -1
+        self.cur, self.phase = self.rules.draft_turns[self.crown][idx]  # type: ignore[misc]
+        if idx == 6 and self.reserved >= 0:
+            self._return_reserve()
+
+    def _return_reserve(self) -> None:
+        """7 players: the 7th pick also gets the face-down card."""
+        pool = self.pool
+        pool.append(self.reserved)
+        pool.sort()
+        self.reserved = -1
 
     def _after_draft_step(self) -> None:
+        """Open the next draft step (``_open_draft_step``, inline) or, the draft over, the calls."""
         self._undo_floor = len(self._history_notations) + 1  # seal_history(), inline: the next drafter
         # sees what is left (undo stops here)
         idx = self.draft_idx = self.draft_idx + 1
-        if idx < self.rules.script_len:
-            self._open_draft_step()
+        step = self.rules.draft_turns[self.crown][idx]
+        if step is not None:
+            self.cur, self.phase = step
+            if idx == 6 and self.reserved >= 0:
+                self._return_reserve()
             return
         last = self.cur
         leftover = self.pool.pop()
@@ -527,7 +554,7 @@ class CitadelsState(GameState[Act]):
             log += _NO_ANSWER[rank:]
             self._end_round()
             return
-        silent = (waiting & -waiting).bit_length() - 1  # the ranks called before the next one to answer
+        silent = _LOWEST_BIT[waiting]  # the ranks called before the next one to answer
         if silent:
             log += _NO_ANSWER[rank : rank + silent]
             rank += silent
@@ -576,7 +603,7 @@ class CitadelsState(GameState[Act]):
 
     def _finish_gather(self) -> None:
         self.gathered = True
-        if _HAS_BONUS[self.rank] and not self.rules.bonus_start:
+        if self.rules.bonus_after_gather[self.rank]:
             self._bonus()
 
     def _end_round(self) -> None:
@@ -608,10 +635,8 @@ class CitadelsState(GameState[Act]):
         """The base ``apply`` with a fast path for interned actions and exact notations; same semantics."""
         # The RNG is drawn only when a round starts, inside `_call_from`, which seals the history first:
         # the base class's check that the RNG did not move is not needed on the fast paths.
-        legal = self._legal
-        if legal is None:
-            legal = self.legal_actions()
-        if action in legal:  # an interned action (no text equals one); nothing is legal once the game is over
+        if action in (self._legal or self.legal_actions()):  # an interned action (no text equals one); nothing
+            # is legal once the game is over (and then the empty tuple is asked for again)
             self._legal = None
             _DO[action.kind](self, action)
             self._history_notations.append(action.notation)
@@ -654,15 +679,17 @@ class CitadelsState(GameState[Act]):
                 acts = []
                 if self.builds_left and hand:
                     rules = self.rules
-                    if len(self.cities[seat]) < rules.cap or rules.overbuild:
-                        gold = self.gold[seat]
-                        affordable = rules.affordable
+                    if len(self.cities[seat]) < rules.build_cap:
                         # The names it can pay for and has not built; each is crossed off once listed.
-                        open_names = (affordable[gold] if gold < len(affordable) else affordable[-1]) & ~mask
-                        for d in hand:
-                            if open_names >> d & 1:
-                                open_names ^= 1 << d
-                                acts.append(BUILD[d])
+                        try:
+                            open_names = rules.affordable[self.gold[seat]] & ~mask
+                        except IndexError:  # more gold than the dearest district costs
+                            open_names = rules.affordable[-1] & ~mask
+                        if open_names:
+                            for d in hand:
+                                if open_names >> d & 1:
+                                    open_names ^= 1 << d
+                                    acts.append(BUILD[d])
                 if power:
                     self._power_actions(seat, rank, hand, acts)
                 if tax:
@@ -767,10 +794,8 @@ class CitadelsState(GameState[Act]):
         self._after_draft_step()
 
     def _do_end(self, action: Act) -> None:
-        seat = self.cur
-        log = self.log
         rank = self.rank
-        log.append(_TURN_ENDS[seat][rank])
+        self.log.append(_TURN_ENDS[self.cur][rank])
         self._call_next(rank + 1)
 
     def _do_build(self, action: Act) -> None:
@@ -914,12 +939,12 @@ class CitadelsState(GameState[Act]):
         drawn = deck[:count]
         del deck[:count]
         quota = (len(drawn) if self.rules.keep_all else 2) if mask & _LIB_BIT else 1
-        self.log += ((-1, E_DRAW, seat, SRC_GATHER, len(drawn)), (seat, E_DREW, seat, SRC_GATHER, tuple(drawn)))
+        self.log += (_DRAWS_LOGGED[seat][len(drawn)], (seat, E_DREW, seat, SRC_GATHER, tuple(drawn)))
         kept_all = quota >= len(drawn)
         self._took(seat, drawn, seat if kept_all else DRAWN)
         if kept_all:
             self.hands[seat].extend(drawn)
-            self.log.append((-1, E_KEPT, seat, len(drawn), 0))
+            self.log.append(_KEEPS_LOGGED[seat][len(drawn)][0])
             self._finish_gather()
         else:
             self.drawn = drawn
@@ -944,7 +969,7 @@ class CitadelsState(GameState[Act]):
             deck = self.deck
             self._pending.append((CitadelsState._kept_last_known, (seat, returned, self.deck_top + len(deck))))
             deck.extend(returned)
-            self.log += ((-1, E_KEPT, seat, len(kept), len(returned)), (seat, E_KEPT_CARDS, seat, kept, returned))
+            self.log += (_KEEPS_LOGGED[seat][len(kept)][len(returned)], (seat, E_KEPT_CARDS, seat, kept, returned))
             self.drawn = []
             self.phase = P_TURN
             self._finish_gather()
