@@ -1198,6 +1198,10 @@ class CitadelsState(GameState[Act]):
     def clone(self) -> Self:
         other = self.__class__.__new__(self.__class__)
         self._copy_common_to(other)
+        # Not the original's converted log (core/logview.py): its check that a log still begins with the
+        # entries it converted compares the last one by identity, and the commonest entries here are
+        # shared tuples, which another line of play can end with too.
+        other._log_views = None
         other.rules = self.rules
         other.hands = [list(h) for h in self.hands]
         other.cities = [list(c) for c in self.cities]

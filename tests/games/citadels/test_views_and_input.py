@@ -181,3 +181,27 @@ def test_determinize_is_canonical_and_replaces_the_rng() -> None:
         a = s.determinize(seat, 99)
         b = s.determinize(seat, 5).determinize(seat, 99)
         assert a.to_json() == b.to_json() and a.rng != s.rng
+
+
+def test_a_clone_played_apart_shows_its_own_log() -> None:
+    """A clone taken after a view and played along another line shows its own log, even where its last
+    entry is the very (shared) entry the original's last view ended with."""
+    game = load_game("citadels")
+    compared = 0
+    for seed in range(80, 140):
+        original = game.new_game(players=4, seed=seed)
+        chooser = random.Random(seed)
+        for _ in range(chooser.randrange(5, 60)):
+            original.apply(chooser.choice(original.legal_actions()))
+        original.view(0)
+        clone = original.clone()
+        for _ in range(chooser.randrange(1, 30)):
+            if not original.is_over:
+                original.apply(chooser.choice(original.legal_actions()))
+        original.view(0)
+        while not clone.is_over and len(clone.log) < len(original.log):
+            clone.apply(chooser.choice(clone.legal_actions()))
+        if len(clone.log) == len(original.log) and clone.log[-1] is original.log[-1] and clone.log != original.log:
+            compared += 1
+            assert clone.view(0) == game.from_json(clone.to_json()).view(0)
+    assert compared >= 2
