@@ -47,6 +47,7 @@ Ties are broken by a tiny noise from the bot's own seeded generator, so a seed g
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, cast
 
 from meeple.bots.heuristics import noisy_best
@@ -88,16 +89,12 @@ from meeple.games.citadels.data import (
     MAGICIAN,
     MAP_ROOM,
     MERCHANT,
-    MILITARY,
-    NOBLE,
     OBSERVATORY,
-    RELIGIOUS,
     SCHOOL_OF_MAGIC,
     SMITHY,
     THIEF,
-    TRADE,
+    UNIQUE,
     UNIVERSITY,
-    WARLORD,
 )
 from meeple.games.citadels.observation import CitadelsLens
 
@@ -107,14 +104,22 @@ UNIQUE_BONUS: dict[int, float] = {
     SCHOOL_OF_MAGIC: 1.0, LIBRARY: 1.0, GREAT_WALL: 0.3, UNIVERSITY: 0.0, DRAGON_GATE: 0.0, MAP_ROOM: 0.8,
     IMPERIAL_TREASURY: 0.8,
 }
-TAX_TYPE_OF: dict[int, int] = {KING: NOBLE, BISHOP: RELIGIOUS, MERCHANT: TRADE, WARLORD: MILITARY}
+#: [district] ``UNIQUE_BONUS`` as a table, 0 for the others: one index per card scored.
+_BONUS: tuple[float, ...] = tuple(UNIQUE_BONUS.get(d, 0.0) for d in range(len(DISTRICT_TYPE)))
+#: [district type] the districts of that type as bits (1 << district). A city never holds a name twice,
+#: so how many districts of a type it has is the bit count of its mask's share of these.
+_TYPE_BITS: tuple[int, ...] = tuple(
+    sum(1 << d for d, kind in enumerate(DISTRICT_TYPE) if kind == t) for t in range(UNIQUE + 1))
+_KIND = attrgetter("kind")
 
 
 class _Info:
-    """The public facts of one decision, read once from the seat's lens; the threats only when asked."""
+    """The public facts of one decision, read once from the seat's lens; what is derived from them
+    (threats, who nears completion, what we could build) only when a rule of thumb asks, then kept for
+    the rest of the decision, which every action scored shares."""
 
-    __slots__ = ("_hand_counts", "_lens", "_my_types", "_threat", "cap", "cities", "cost", "gold", "hand", "me", "n",
-                 "points")
+    __slots__ = ("_buildable", "_dangers", "_hand_counts", "_lens", "_my_types", "_near", "_threat", "cap",
+                 "cities", "cost", "gold", "hand", "masks", "me", "n", "points")
 
     def __init__(self, lens: CitadelsLens) -> None:
         self._lens = lens
@@ -125,10 +130,14 @@ class _Info:
         self.points = lens.district_points  # under the options: a 5-gold Observatory scores 5
         self.gold = lens.gold
         self.cities = lens.cities
+        self.masks = lens.city_masks  # [seat] its city as bits: whether a name is built is one shift
         self.hand = lens.hand  # our own hand only
         self._hand_counts: tuple[int, ...] | None = None
         self._my_types = -1
+        self._buildable = -1
         self._threat: list[float] | None = None
+        self._dangers: list[float] | None = None
+        self._near: list[int] | None = None
 
     @property
     def hand_counts(self) -> tuple[int, ...]:
@@ -143,7 +152,27 @@ class _Info:
         """The district types in our city, as bits."""
         types = self._my_types
         if types < 0:
-            types = self._my_types = _types(self.cities[self.me])
+            mask = self.masks[self.me]
+            types = 0
+            for t, bits in enumerate(_TYPE_BITS):
+                if mask & bits:
+                    types |= 1 << t
+            self._my_types = types
+        return types
+
+    @property
+    def buildable_types(self) -> int:
+        """The types, as bits, of the districts in our hand not built yet that cost at most our gold + 2."""
+        types = self._buildable
+        if types < 0:
+            types = 0
+            mask = self.masks[self.me]
+            budget = self.gold[self.me] + 2
+            cost = self.cost
+            for d in self.hand:
+                if not (mask >> d) & 1 and cost[d] <= budget:
+                    types |= 1 << DISTRICT_TYPE[d]
+            self._buildable = types
         return types
 
     @property
@@ -153,9 +182,10 @@ class _Info:
         if threat is None:
             threat = self._threat = []
             points, gold, hand_counts, cap = self.points, self.gold, self.hand_counts, self.cap
+            score = points.__getitem__
             for s, city in enumerate(self.cities):
                 size = len(city)
-                t = sum([points[d] for d in city]) + 1.5 * size + 0.3 * gold[s] + 0.3 * hand_counts[s]
+                t = sum(map(score, city)) + 1.5 * size + 0.3 * gold[s] + 0.3 * hand_counts[s]
                 if size >= cap - 1:
                     t += 6.0
                 elif size >= cap - 2:
@@ -163,32 +193,47 @@ class _Info:
                 threat.append(t)
         return threat
 
+    @property
+    def dangers(self) -> list[float]:
+        """[seat] a weight ≥ 0.3 for hurting that seat: bigger for rivals ahead of us."""
+        dangers = self._dangers
+        if dangers is None:
+            threat = self.threat
+            mine = threat[self.me]
+            dangers = self._dangers = [max(0.3, 1.0 + (t - mine) / 8.0) for t in threat]
+        return dangers
+
     def near_completion(self, seat: int) -> bool:
         """Whether a seat other than ``seat`` is within two districts of completing its city."""
-        cities, least = self.cities, self.cap - 2
-        return any(s != seat and len(cities[s]) >= least for s in range(self.n))
+        near = self._near
+        if near is None:
+            least = self.cap - 2
+            near = self._near = [s for s, city in enumerate(self.cities) if len(city) >= least]
+        for s in near:
+            if s != seat:
+                return True
+        return False
 
     def leader(self) -> int:
-        """The most dangerous rival."""
+        """The most dangerous rival (the first in seat order among equals)."""
         threat = self.threat
         best, who = -1e9, -1
-        for s in range(self.n):
-            if s != self.me and threat[s] > best:
-                best, who = threat[s], s
+        me = self.me
+        for s, t in enumerate(threat):
+            if s != me and t > best:
+                best, who = t, s
         return who
 
-    def danger(self, s: int) -> float:
-        """A weight ≥ 0.3 for hurting seat ``s``: bigger for rivals ahead of us."""
-        threat = self.threat
-        rel = threat[s] - threat[self.me]
-        return max(0.3, 1.0 + rel / 8.0)
-
-
-def _types(city: list[int]) -> int:
-    mask = 0
-    for d in city:
-        mask |= 1 << DISTRICT_TYPE[d]
-    return mask
+    def useless(self) -> list[int]:
+        """Cards of our hand that can never be built as they stand (name built, or a second copy)."""
+        city_mask = self.masks[self.me]
+        seen = 0
+        out = []
+        for d in self.hand:
+            if (city_mask >> d) & 1 or (seen >> d) & 1:
+                out.append(d)
+            seen |= 1 << d
+        return out
 
 
 class HeuristicBot:
@@ -210,15 +255,19 @@ class HeuristicBot:
         lens = cast(CitadelsLens, state.lens(me))
         info = _Info(lens)
         phase = lens.phase
+        if phase == "turn":
+            return self._turn(lens, info, legal)
         if phase == "pick":
             return self._pick(lens, info, legal)
         if phase == "discard":
             return self._discard(lens, info, legal)
         if phase == "keep":
-            return self._best(legal, lambda a: self._card_value(info, a.a, lens.character, keep=True,
-                                                                drawn=lens.drawn))
+            rank = lens.character
+            drawn = lens.drawn
+            return noisy_best(legal, [self._card_value(info, a.a, rank, keep=True, drawn=drawn) for a in legal],
+                              self.rng)
         if phase == "redraw":
-            useless = self._useless(info)
+            useless = info.useless()
             marked = list(lens.marked or ())
             for a in legal:
                 if a.kind == K_REDRAW and a.a in useless and useless.count(a.a) > marked.count(a.a):
@@ -226,45 +275,27 @@ class HeuristicBot:
             return REDRAW_DONE
         if phase == "graveyard":
             card = lens.graveyard_card
-            if card not in info.hand and not (lens.city_masks[me] >> card) & 1 and info.points[card] >= 2 \
+            if card not in info.hand and not (info.masks[me] >> card) & 1 and info.points[card] >= 2 \
                     and info.gold[me] >= 2:
                 return GRAVE_TAKE
             return GRAVE_PASS
-        if phase == "turn":
-            return self._turn(lens, info, legal)
         return legal[0]
 
-    def _best(self, legal: tuple[Act, ...], score: Any) -> Act:
-        return noisy_best(legal, [score(a) for a in legal], self.rng)
-
     # --- cards ---------------------------------------------------------------------------------
-
-    def _useless(self, info: _Info) -> list[int]:
-        """Cards of our hand that can never be built as they stand (name built, or a second copy)."""
-        city_mask = 0
-        for d in info.cities[info.me]:
-            city_mask |= 1 << d
-        seen = 0
-        out = []
-        for d in info.hand:
-            if (city_mask >> d) & 1 or (seen >> d) & 1:
-                out.append(d)
-            seen |= 1 << d
-        return out
 
     def _card_value(self, info: _Info, d: int, rank: int, keep: bool = False, drawn: list[int] | None = None) -> float:
         """Worth of having / building district ``d`` now (roughly points-equivalent)."""
         me = info.me
-        city = info.cities[me]
-        if d in city:
+        if (info.masks[me] >> d) & 1:  # built already
             return -5.0
+        city = info.cities[me]
         v = float(info.points[d])
         t = DISTRICT_TYPE[d]
         if d == HAUNTED_QUARTER:
             v += 1.0
         elif not (info.my_types >> t) & 1:
             v += 1.0 if len(city) < info.cap - 2 else 1.6
-        v += UNIQUE_BONUS.get(d, 0.0)
+        v += _BONUS[d]
         if t == CHARACTER_TAX[rank] if rank >= 0 else False:
             v += 0.4
         if keep:
@@ -280,104 +311,131 @@ class HeuristicBot:
                 v -= 0.6 * max(0, cost - info.gold[me] - 2)
         return v
 
+    def _build_values(self, info: _Info, builds: list[Act], rank: int) -> list[float]:
+        """``_card_value`` of each build, with what they all share (our city's types, the tax type) read once."""
+        me = info.me
+        city_mask = info.masks[me]
+        my_types = info.my_types
+        points = info.points
+        missing = 1.0 if len(info.cities[me]) < info.cap - 2 else 1.6
+        taxed = CHARACTER_TAX[rank] if rank >= 0 else -2  # no district has type -2
+        values = []
+        for a in builds:
+            d = a.a
+            if (city_mask >> d) & 1:
+                values.append(-5.0)
+                continue
+            v = float(points[d])
+            t = DISTRICT_TYPE[d]
+            if d == HAUNTED_QUARTER:
+                v += 1.0
+            elif not (my_types >> t) & 1:
+                v += missing
+            v += _BONUS[d]
+            if t == taxed:
+                v += 0.4
+            values.append(v)
+        return values
+
     # --- the draft -----------------------------------------------------------------------------
 
-    def _holders(self, lens: CitadelsLens, me: int) -> list[list[float]]:
-        """P[c][s]: the chance that seat ``s`` holds character ``c``, from what this seat saw this round."""
+    def _holders(self, lens: CitadelsLens, me: int, characters: list[int]) -> dict[int, list[float]]:
+        """For each of ``characters``, [seat] the chance that the seat holds it, from what this seat saw
+        this round."""
         n = lens.players
-        my_picks = lens.offered_pools
-        seen_down = lens.leftover_seen
         revealed = lens.revealed
         character = lens.character
-        pick_steps = list(enumerate(lens.pick_order))
-        # which pick-step index each of our picks was
-        my_steps = [k for k, s in pick_steps if s == me]
         faceup = lens.face_up
+        seen_down = lens.leftover_seen
         mine = lens.my_characters  # our own characters only
-        P = [[0.0] * n for _ in range(8)]
-        for c in range(8):
+        order = lens.pick_order  # [pick step] the seat that picks
+        my_steps = [k for k, s in enumerate(order) if s == me]  # which pick steps were ours
+        my_picks = lens.offered_pools
+        narrowing = min(len(my_picks), len(my_steps))
+        rows: dict[int, list[float]] = {}
+        for c in characters:
+            row = rows[c] = [0.0] * n
             if c in faceup or c == seen_down or c in mine:
                 continue
+            holder = revealed[c]
+            if holder >= 0:
+                row[holder] = 1.0
+                continue
             # A rank called this round that did not answer is held by nobody (or was murdered).
-            if c < character and revealed[c] < 0:
+            if c < character:
                 continue
-            if revealed[c] >= 0:
-                P[c][revealed[c]] = 1.0
-                continue
-            # Candidate pick steps, narrowed by every pool we saw.
-            cands = {k for k, s in pick_steps if s != me}
-            down = 1.0  # weight of "face down"
-            for idx, (pool, _took) in enumerate(my_picks):
-                if idx >= len(my_steps):
-                    break
-                k0 = my_steps[idx]
-                cands = {k for k in cands if k > k0} if c in pool else {k for k in cands if k < k0}
-            seats = [s for k, s in pick_steps if k in cands]
-            total = len(seats) + down
-            if total <= 0:
-                continue
+            # The pick steps it may have gone to: each pool we saw puts it after our pick (it was in the
+            # pool and we passed it on) or before (it was missing), an open interval of steps.
+            after, before = -1, len(order)
+            for idx in range(narrowing):
+                step = my_steps[idx]
+                if c in my_picks[idx][0]:
+                    if step > after:
+                        after = step
+                elif step < before:
+                    before = step
+            seats = [order[k] for k in range(after + 1, before) if order[k] != me]
+            total = len(seats) + 1.0  # and the chance it went face down
             for s in seats:
-                P[c][s] += 1.0 / total
-        return P
+                row[s] += 1.0 / total
+        return rows
 
-    def _char_gain(self, lens: CitadelsLens, info: _Info, seat: int, c: int) -> float:
+    def _char_gain(self, info: _Info, seat: int, c: int) -> float:
         """This round's expected gain (gold-equivalents) of character ``c`` for ``seat``."""
-        me = info.me
-        n = info.n
-        city = info.cities[seat]
-        gold = info.gold[seat]
-        size = len(city)
-        cap = info.cap
-        if c in TAX_TYPE_OF:
-            t = TAX_TYPE_OF[c]
-            school = (lens.city_masks[seat] >> SCHOOL_OF_MAGIC) & 1
-            v = float(sum(1 for d in city if DISTRICT_TYPE[d] == t) + school)
+        if c == ARCHITECT:
+            gold = info.gold[seat]
+            if seat != info.me:
+                v = 4.0 if info.hand_counts[seat] < 3 else 2.5
+                return v + min(2.0, max(0.0, (gold - 2) / 2.5))
+            hand = info.hand
+            v = 4.0 if len(hand) < 3 else 2.5
+            mask = info.masks[seat]
+            cost = info.cost
+            costs = sorted([cost[d] for d in set(hand) if not (mask >> d) & 1])
+            budget = gold + 2
+            builds = 0
+            for price in costs:  # the cheapest first: once one is out of reach, so are the rest
+                if price > budget or builds == 3:
+                    break
+                budget -= price
+                builds += 1
+            v += 2.5 * max(0, builds - 1)
+            if len(info.cities[seat]) + builds >= info.cap:
+                v += 2.0
+            return v
+        if c >= KING:  # the taxers: King, Bishop, Merchant, Warlord
+            t = CHARACTER_TAX[c]
+            mask = info.masks[seat]
+            v = float((mask & _TYPE_BITS[t]).bit_count() + ((mask >> SCHOOL_OF_MAGIC) & 1))
             # Districts of that type we may build this turn also pay (tax after building).
-            if seat == me and any(
-                DISTRICT_TYPE[d] == t and info.cost[d] <= gold + 2 for d in info.hand if d not in city
-            ):
+            if seat == info.me and (info.buildable_types >> t) & 1:
                 v += 0.6
             if c == KING:
-                v += 0.2 if n >= 4 else 0.0
+                if info.n >= 4:
+                    v += 0.2
             elif c == BISHOP:
-                v += 1.0 if size >= cap - 3 else 0.0
+                if len(info.cities[seat]) >= info.cap - 3:
+                    v += 1.0
             elif c == MERCHANT:
                 v += 1.0
-            elif c == WARLORD:
+            else:
                 v += 0.4
                 if info.near_completion(seat):
                     v += 1.5
             return v
-        if c == ARCHITECT:
-            hand_n = len(info.hand) if seat == me else info.hand_counts[seat]
-            v = 4.0 if hand_n < 3 else 2.5
-            if seat == me:
-                costs = sorted(info.cost[d] for d in set(info.hand) if d not in city)
-                budget = gold + 2
-                builds = 0
-                for cost in costs:
-                    if cost <= budget and builds < 3:
-                        budget -= cost
-                        builds += 1
-                v += 2.5 * max(0, builds - 1)
-                if size + builds >= cap:
-                    v += 2.0
-            else:
-                v += min(2.0, max(0.0, (gold - 2) / 2.5))
-            return v
         if c == MAGICIAN:
-            hand_n = len(info.hand) if seat == me else info.hand_counts[seat]
-            best_other = max((info.hand_counts[s] for s in range(n) if s != seat), default=0)
-            useful = len(info.hand) - len(self._useless(info)) if seat == me else hand_n
+            counts = info.hand_counts
+            best_other = 0
+            for s, count in enumerate(counts):
+                if s != seat and count > best_other:
+                    best_other = count
+            useful = len(info.hand) - len(info.useless()) if seat == info.me else counts[seat]
             return max(0.6, (best_other - useful) * 0.9)
         if c == THIEF:
-            golds = sorted((info.gold[s] for s in range(n) if s != seat), reverse=True)
+            golds = sorted((g for s, g in enumerate(info.gold) if s != seat), reverse=True)
             return 0.8 * golds[0] + 0.3 * sum(golds[1:3]) if golds else 0.0
         if c == ASSASSIN:
-            v = 0.5
-            if info.near_completion(seat):
-                v += 1.0
-            return v
+            return 1.5 if info.near_completion(seat) else 0.5
         return 0.0
 
     def _pick(self, lens: CitadelsLens, info: _Info, legal: tuple[Act, ...]) -> Act:
@@ -385,55 +443,61 @@ class HeuristicBot:
         gold = info.gold[me]
         leader = info.leader()
         # Deny what the leading rival would want, if that rival is ahead of us (else it counts 0).
-        deny = max(0.0, info.danger(leader) - 1.0) if leader >= 0 else 0.0
-
-        def score(a: Act) -> float:
+        deny = max(0.0, info.dangers[leader] - 1.0) if leader >= 0 else 0.0
+        # A rich hand is a Thief's target: ranks the Thief cannot rob are safer.
+        rich = gold >= 5
+        safer = 0.3 * (gold - 4)
+        robbable = 0.1 * (gold - 4)
+        gain = self._char_gain
+        scores = []
+        for a in legal:
             c = a.a
-            v = self._char_gain(lens, info, me, c)
-            # A rich hand is a Thief's target: ranks the Thief cannot rob are safer.
-            if gold >= 5 and c in (ASSASSIN, THIEF):
-                v += 0.3 * (gold - 4)
-            elif gold >= 5:
-                v -= 0.1 * (gold - 4)
+            v = gain(info, me, c)
+            if rich:
+                if c == ASSASSIN or c == THIEF:
+                    v += safer
+                else:
+                    v -= robbable
             if deny > 0.0:
-                v += 0.15 * self._char_gain(lens, info, leader, c) * deny
-            return v
-        return self._best(legal, score)
+                v += 0.15 * gain(info, leader, c) * deny
+            scores.append(v)
+        return noisy_best(legal, scores, self.rng)
 
     def _discard(self, lens: CitadelsLens, info: _Info, legal: tuple[Act, ...]) -> Act:
         opp = 1 - info.me if info.n == 2 else info.leader()
-        return self._best(legal, lambda a: self._char_gain(lens, info, opp, a.a))
+        return noisy_best(legal, [self._char_gain(info, opp, a.a) for a in legal], self.rng)
 
     # --- the turn ------------------------------------------------------------------------------
 
     def _turn(self, lens: CitadelsLens, info: _Info, legal: tuple[Act, ...]) -> Act:
         me = info.me
-        rank = lens.character
-        kinds = {a.kind for a in legal}
+        kinds = set(map(_KIND, legal))
         if K_KILL in kinds:
             return self._kill(lens, info, legal)
         if K_ROB in kinds:
             return self._rob(lens, info, legal)
         if TAX in legal:
             return TAX
-        if K_SWAP in kinds and not lens.gathered:
+        gathered = lens.gathered
+        if K_SWAP in kinds and not gathered:
             swap = self._swap(info, legal)
             if swap is not None:
                 return swap
         if K_LAB in kinds:
-            useless = self._useless(info)
+            useless = info.useless()
             for a in legal:
                 if a.kind == K_LAB and a.a in useless:
                     return a
-        if not lens.gathered:
+        if not gathered:
             return self._gather(lens, info, legal)
         builds = [a for a in legal if a.kind == K_BUILD]
         if builds:
-            best = self._best(tuple(builds), lambda a: self._card_value(info, a.a, rank))
-            if self._card_value(info, best.a, rank) > 0 and self._should_build(lens, info, best.a):
+            values = self._build_values(info, builds, lens.character)
+            best = noisy_best(builds, values, self.rng)
+            if values[builds.index(best)] > 0 and self._should_build(lens, info, best.a):
                 return best
         if K_SMITHY in kinds and lens.builds_left:
-            useful = len(info.hand) - len(self._useless(info))
+            useful = len(info.hand) - len(info.useless())
             if useful <= 1 and info.gold[me] >= lens.smithy_price + 2:
                 for a in legal:
                     if a.kind == K_SMITHY:
@@ -443,7 +507,7 @@ class HeuristicBot:
             if d is not None:
                 return d
         if K_REDRAW in kinds:
-            useless = self._useless(info)
+            useless = info.useless()
             if useless:
                 for a in legal:
                     if a.kind == K_REDRAW and a.a in useless:
@@ -466,60 +530,71 @@ class HeuristicBot:
         if DRAW not in legal:
             return GOLD
         me = info.me
-        gold = info.gold[me]
-        city = info.cities[me]
-        useful = sorted({d for d in info.hand if d not in city}, key=lambda d: info.cost[d])
+        city_mask = info.masks[me]
+        cost = info.cost
+        seen = 0
+        costs = []  # of the names in hand not built yet, each once
+        for d in info.hand:
+            if not (city_mask >> d) & 1 and not (seen >> d) & 1:
+                seen |= 1 << d
+                costs.append(cost[d])
         if lens.character == ARCHITECT:
-            return GOLD if useful else DRAW
-        if not useful:
+            return GOLD if costs else DRAW
+        if not costs:
             return DRAW
-        affordable_now = [d for d in useful if info.cost[d] <= gold]
-        if len(useful) >= 2:
+        gold = info.gold[me]
+        if len(costs) >= 2:
             # Enough cards: gold, unless we are rich enough to build everything we hold soon.
-            total = sum(info.cost[d] for d in useful[:2])
-            if gold >= total + 2 and len(useful) <= 2:
+            if len(costs) == 2 and gold >= costs[0] + costs[1] + 2:
                 return DRAW
             return GOLD
-        if affordable_now and gold - info.cost[useful[0]] >= 2:
+        if gold - costs[0] >= 2:  # the one we hold is affordable now with gold to spare
             return DRAW
         return GOLD
 
     def _kill(self, lens: CitadelsLens, info: _Info, legal: tuple[Act, ...]) -> Act:
         me = info.me
-        P = self._holders(lens, me)
-        def score(a: Act) -> float:
+        kills = [a for a in legal if a.kind == K_KILL]
+        rows = self._holders(lens, me, [a.a for a in kills])
+        dangers = info.dangers
+        gain = self._char_gain
+        scores = []
+        for a in kills:
             c = a.a
             v = 0.0
-            for s in range(info.n):
-                p = P[c][s]
+            for s, p in enumerate(rows[c]):
                 if p and s != me:
-                    v += p * info.danger(s) * (self._char_gain(lens, info, s, c) + 3.0)
-            return v
-        return self._best(tuple(a for a in legal if a.kind == K_KILL), score)
+                    v += p * dangers[s] * (gain(info, s, c) + 3.0)
+            scores.append(v)
+        return noisy_best(kills, scores, self.rng)
 
     def _rob(self, lens: CitadelsLens, info: _Info, legal: tuple[Act, ...]) -> Act:
         me = info.me
-        P = self._holders(lens, me)
-        def score(a: Act) -> float:
+        robs = [a for a in legal if a.kind == K_ROB]
+        rows = self._holders(lens, me, [a.a for a in robs])
+        dangers = info.dangers
+        gold = info.gold
+        scores = []
+        for a in robs:
             c = a.a
+            extra = 1 if c == MERCHANT else 0
             v = 0.0
-            for s in range(info.n):
-                p = P[c][s]
+            for s, p in enumerate(rows[c]):
                 if p and s != me:
-                    g = info.gold[s] + (1 if c == MERCHANT else 0)
-                    v += p * (g + 0.5) * (0.7 + 0.3 * info.danger(s))
-            return v
-        return self._best(tuple(a for a in legal if a.kind == K_ROB), score)
+                    v += p * (gold[s] + extra + 0.5) * (0.7 + 0.3 * dangers[s])
+            scores.append(v)
+        return noisy_best(robs, scores, self.rng)
 
     def _swap(self, info: _Info, legal: tuple[Act, ...]) -> Act | None:
-        useful = len(info.hand) - len(self._useless(info))
+        useful = len(info.hand) - len(info.useless())
+        dangers = info.dangers
         best: Act | None = None
         best_v = 0.0
         for a in legal:
             if a.kind != K_SWAP:
                 continue
             s = a.a
-            v = info.hand_counts[s] - useful - 1.5 + 0.1 * info.danger(s)
+            v = info.hand_counts[s] - useful - 1.5 + 0.1 * dangers[s]
             if v > best_v:
                 best_v, best = v, a
         return best
@@ -527,6 +602,7 @@ class HeuristicBot:
     def _destroy(self, lens: CitadelsLens, info: _Info, legal: tuple[Act, ...]) -> Act | None:
         me = info.me
         gold = info.gold[me]
+        dangers = info.dangers
         best: Act | None = None
         best_v = 0.0
         for a in legal:
@@ -537,7 +613,7 @@ class HeuristicBot:
                 continue
             price = lens.destroy_cost(target, card)
             size = len(info.cities[target])
-            danger = info.danger(target)
+            danger = dangers[target]
             if danger < 1.0 and price > 0:
                 continue
             v = (info.points[card] * 0.5 + (4.0 if size >= info.cap - 1 else 0.0)) * danger
