@@ -26,15 +26,18 @@ def noisy_best(actions: Sequence[T], scores: Sequence[float], rng: Rng, noise: f
     their order (the first wins a tie): what the loop ``for a in actions: v = score(a) + rng.random() *
     noise; if v > best: …`` picks, with the same draws, but an action scored more than twice ``noise``
     below the best cannot win whatever its draw, so only the draws of the few close to the best are
-    computed (``Rng.random_at``) and the rest skipped."""
+    computed (``Rng.random_at``), none when only one is, and the rest skipped."""
     top = max(scores)
     floor = top - 2.0 * noise
-    best = actions[0]
-    best_value = -1e18
-    random_at = rng.random_at
-    for index, score in enumerate(scores):
-        if score > floor or score == top:
-            value = score + random_at(index) * noise
+    close = [index for index, score in enumerate(scores) if score > floor or score == top]
+    if len(close) == 1:  # the only one that can win: its draw does not matter
+        best = actions[close[0]]
+    else:
+        best = actions[0]
+        best_value = -1e18
+        random_at = rng.random_at
+        for index in close:
+            value = scores[index] + random_at(index) * noise
             if value > best_value:
                 best, best_value = actions[index], value
     rng.skip(len(scores))

@@ -111,6 +111,8 @@ _BONUS: tuple[float, ...] = tuple(UNIQUE_BONUS.get(d, 0.0) for d in range(len(DI
 _TYPE_BITS: tuple[int, ...] = tuple(
     sum(1 << d for d, kind in enumerate(DISTRICT_TYPE) if kind == t) for t in range(UNIQUE + 1))
 _KIND = attrgetter("kind")
+#: The legal actions of a turn that has only gold or cards to choose between.
+_GOLD_OR_DRAW = (GOLD, DRAW)
 
 
 class _Info:
@@ -180,17 +182,12 @@ class _Info:
         """How dangerous each seat is: city points, progress toward completion, gold and cards in reserve."""
         threat = self._threat
         if threat is None:
-            threat = self._threat = []
-            points, gold, hand_counts, cap = self.points, self.gold, self.hand_counts, self.cap
-            score = points.__getitem__
-            for s, city in enumerate(self.cities):
-                size = len(city)
-                t = sum(map(score, city)) + 1.5 * size + 0.3 * gold[s] + 0.3 * hand_counts[s]
-                if size >= cap - 1:
-                    t += 6.0
-                elif size >= cap - 2:
-                    t += 2.5
-                threat.append(t)
+            score = self.points.__getitem__
+            last, second_last = self.cap - 1, self.cap - 2
+            threat = self._threat = [
+                sum(map(score, city)) + 1.5 * len(city) + 0.3 * gold + 0.3 * held
+                + (6.0 if len(city) >= last else 2.5 if len(city) >= second_last else 0.0)
+                for city, gold, held in zip(self.cities, self.gold, self.hand_counts, strict=True)]
         return threat
 
     @property
@@ -209,10 +206,7 @@ class _Info:
         if near is None:
             least = self.cap - 2
             near = self._near = [s for s, city in enumerate(self.cities) if len(city) >= least]
-        for s in near:
-            if s != seat:
-                return True
-        return False
+        return any(s != seat for s in near)
 
     def leader(self) -> int:
         """The most dangerous rival (the first in seat order among equals)."""
@@ -252,11 +246,11 @@ class HeuristicBot:
             return legal[0]
         me = state.current_player
         assert me is not None
-        lens = cast(CitadelsLens, state.lens(me))
-        info = _Info(lens)
+        lens = CitadelsLens(state, me)  # what ``state.lens(me)`` makes, without its checks: ``me`` is on turn
         phase = lens.phase
         if phase == "turn":
-            return self._turn(lens, info, legal)
+            return self._turn(lens, legal)
+        info = _Info(lens)
         if phase == "pick":
             return self._pick(lens, info, legal)
         if phase == "discard":
@@ -454,7 +448,7 @@ class HeuristicBot:
             c = a.a
             v = gain(info, me, c)
             if rich:
-                if c == ASSASSIN or c == THIEF:
+                if c in (ASSASSIN, THIEF):
                     v += safer
                 else:
                     v -= robbable
@@ -469,16 +463,18 @@ class HeuristicBot:
 
     # --- the turn ------------------------------------------------------------------------------
 
-    def _turn(self, lens: CitadelsLens, info: _Info, legal: tuple[Act, ...]) -> Act:
-        me = info.me
+    def _turn(self, lens: CitadelsLens, legal: tuple[Act, ...]) -> Act:
+        gathered = lens.gathered
+        if legal == _GOLD_OR_DRAW and not gathered:  # the commonest turn decision: nothing else to weigh
+            return self._gather(lens)
         kinds = set(map(_KIND, legal))
+        info = _Info(lens)
         if K_KILL in kinds:
             return self._kill(lens, info, legal)
         if K_ROB in kinds:
             return self._rob(lens, info, legal)
         if TAX in legal:
             return TAX
-        gathered = lens.gathered
         if K_SWAP in kinds and not gathered:
             swap = self._swap(info, legal)
             if swap is not None:
@@ -489,7 +485,8 @@ class HeuristicBot:
                 if a.kind == K_LAB and a.a in useless:
                     return a
         if not gathered:
-            return self._gather(lens, info, legal)
+            return self._gather(lens) if DRAW in legal else GOLD
+        me = info.me
         builds = [a for a in legal if a.kind == K_BUILD]
         if builds:
             values = self._build_values(info, builds, lens.character)
@@ -526,15 +523,14 @@ class HeuristicBot:
         best_other = max(scores[s] for s in range(info.n) if s != me)
         return mine >= best_other or lens.first_complete >= 0
 
-    def _gather(self, lens: CitadelsLens, info: _Info, legal: tuple[Act, ...]) -> Act:
-        if DRAW not in legal:
-            return GOLD
-        me = info.me
-        city_mask = info.masks[me]
-        cost = info.cost
+    def _gather(self, lens: CitadelsLens) -> Act:
+        """Gold or cards, both being legal."""
+        me = lens.seat
+        city_mask = lens.city_masks[me]
+        cost = lens.district_costs
         seen = 0
         costs = []  # of the names in hand not built yet, each once
-        for d in info.hand:
+        for d in lens.hand:
             if not (city_mask >> d) & 1 and not (seen >> d) & 1:
                 seen |= 1 << d
                 costs.append(cost[d])
@@ -542,7 +538,7 @@ class HeuristicBot:
             return GOLD if costs else DRAW
         if not costs:
             return DRAW
-        gold = info.gold[me]
+        gold = lens.gold[me]
         if len(costs) >= 2:
             # Enough cards: gold, unless we are rich enough to build everything we hold soon.
             if len(costs) == 2 and gold >= costs[0] + costs[1] + 2:
