@@ -19,6 +19,7 @@ T = TypeVar("T")
 
 _LIMIT = 1 << 32
 _MAX_PLANNED = 256
+_ONE_BY_ONE = 2  # groups of swaps up to which ``shuffle`` draws its words one by one
 
 
 def _plan(length: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
@@ -47,9 +48,12 @@ def shuffle(rng: Rng, items: list[T]) -> None:
     True
     """
     n = len(items)
-    next64 = rng.next64
-    for product, swaps in _PLANS[n] if n < _MAX_PLANNED else _plan(n):
-        r = (next64() * product) >> 64
+    plan = _PLANS[n] if n < _MAX_PLANNED else _plan(n)
+    # A deck's dozen or more words are drawn side by side (``Rng.outputs``: the same words as one
+    # ``next64`` after another, a fraction of the work); a handful of characters' one word by itself.
+    words = rng.outputs(len(plan)) if len(plan) > _ONE_BY_ONE else [rng.next64() for _ in plan]
+    for (product, swaps), word in zip(plan, words, strict=True):
+        r = (word * product) >> 64
         for i, size in swaps:
             j = r % size
             r //= size

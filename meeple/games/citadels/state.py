@@ -187,6 +187,7 @@ _TURN_ENDS: tuple[tuple[LogEntry, ...], ...] = tuple(
     tuple((-1, E_END_TURN, seat, rank) for rank in range(8)) for seat in range(MAX_SEATS))
 _PICKS_LOGGED: tuple[tuple[LogEntry, ...], ...] = tuple(
     tuple((-1, E_PICK, seat, size) for size in range(9)) for seat in range(MAX_SEATS))
+_FACE_DOWN_LOGGED: LogEntry = (-1, E_FACE_DOWN)
 _TWO_GOLD: tuple[LogEntry, ...] = tuple((-1, E_GOLD, seat, 2) for seat in range(MAX_SEATS))
 _GOLD_ONLY: tuple[Act, ...] = (GOLD,)
 #: The index of the lowest set bit of each 8-bit mask.
@@ -522,7 +523,7 @@ class CitadelsState(GameState[Act]):
         leftover = self.pool.pop()
         self.facedown.append(leftover)
         self.steps.append((last, S_AUTO_FD, leftover))
-        self.log.append((-1, E_FACE_DOWN))
+        self.log.append(_FACE_DOWN_LOGGED)
         self.log.append((last, E_SAW_FACE_DOWN, last, leftover))
         self._call_next(0)  # ``_answering`` holds the picks
 
@@ -575,12 +576,8 @@ class CitadelsState(GameState[Act]):
         if rank == KING and self.crown != seat:
             self.crown = seat
             log.append((-1, E_CROWN, seat))
-        self.gathered = False
+        self.gathered = self.tax_used = self.power_used = self.lab_used = self.smithy_used = False
         self.builds_left = _BUILDS_A_TURN[rank]
-        self.tax_used = False
-        self.power_used = False
-        self.lab_used = False
-        self.smithy_used = False
         self.phase = P_TURN
         if _HAS_BONUS[rank] and self.rules.bonus_start:
             self._bonus()
