@@ -54,8 +54,9 @@ from meeple.server.db import make_engine, migrate
 from meeple.server.hosting import PublicAddress, lan_addresses, listens_everywhere, request_origin
 from meeple.server.hub import Hub, RedisHub
 from meeple.server.limits import BodyLimit
+from meeple.server.lobby import LobbyFeed
 from meeple.server.mail import Mailer
-from meeple.server.routes import accounts, chat, mygames, pages, players, sockets, tables
+from meeple.server.routes import accounts, chat, lobby, mygames, pages, players, sockets, tables
 from meeple.server.routes.pages import WEB
 from meeple.server.runtime import Refused, TableRuntime
 from meeple.server.store import Store
@@ -128,8 +129,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         alerts = TurnAlerts(runtime, store, mailer, settings.public_url)
         app.state.runtime, app.state.writer, app.state.bots = runtime, writer, runner
         app.state.clocks, app.state.alerts = keeper, alerts
-        app.state.chat = Chat(runtime)
+        feed = LobbyFeed(runtime)
+        app.state.lobby = feed
+        app.state.chat = Chat(runtime, feed)
         await hub.start()
+        await feed.start()
         if settings.run_bots:
             await runner.start()
         await keeper.start()  # deadlines that passed while no server ran are acted on now
@@ -139,6 +143,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await keeper.stop()
             await runner.stop()
             await alerts.stop()
+            await feed.stop()
             await hub.stop()
             writer.close()
             engine.dispose()
@@ -159,7 +164,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse(refusal.to_json(), status_code=refusal.status)
 
     for router in (pages.router, accounts.router, tables.router, sockets.router, mygames.router, players.router,
-                   chat.router):
+                   chat.router, lobby.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app

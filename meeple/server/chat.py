@@ -3,7 +3,8 @@
 A line is plain text: the server keeps it as typed (trimmed, control characters but line breaks
 removed) and every client shows it with ``textContent``, never as HTML. Lines are kept in the
 database (``chat_messages``) and reach a table's players live through the hub, like a move's update
-(so across processes over Redis); the lobby's are read by polling ``after`` the last line one has.
+(so across processes over Redis); the lobby's reach every lobby socket through the live lobby
+(``meeple.server.lobby``), and ``after`` the last line one has is read when a socket (re)connects.
 
 Limits, each refused with a clear error and nothing stored: ``MAX_CHAT_CHARS`` characters a line, and
 ``RATE_LINES`` lines per ``RATE_SECONDS`` per sender (an account, a seat, or a guest's address), counted
@@ -22,6 +23,7 @@ from typing import Any
 
 from meeple.core.contract import JSON
 from meeple.server.hub import Hub, Update, seat_key
+from meeple.server.lobby import LobbyFeed
 from meeple.server.names import name_key
 from meeple.server.runtime import LiveTable, Refused, TableRuntime
 
@@ -109,8 +111,9 @@ def sender_of(account_id: int | None, name: str) -> str:
 class Chat:
     """The table rooms and the lobby room of this process."""
 
-    def __init__(self, runtime: TableRuntime) -> None:
+    def __init__(self, runtime: TableRuntime, lobby: LobbyFeed | None = None) -> None:
         self.runtime = runtime
+        self.lobby = lobby
         self.store = runtime.store
         self.limit = RateLimit(runtime.hub)
 
@@ -151,5 +154,8 @@ class Chat:
             speaker = await self.runtime.seat_name(name, None)
             key = f"address:{address}"
         await self.limit.check(key)
-        return await asyncio.to_thread(self.store.add_chat, LOBBY, None, sender_of(account_id, speaker), speaker,
+        line = await asyncio.to_thread(self.store.add_chat, LOBBY, None, sender_of(account_id, speaker), speaker,
                                        kept)
+        if self.lobby is not None:
+            await self.lobby.said(line)
+        return line

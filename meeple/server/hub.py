@@ -97,6 +97,25 @@ return 0
 """
 
 
+# The lobby sequence's epoch (made when Redis has none: a new Redis, or one that was emptied) and its
+# next number (ARGV[2] == '1') or its newest one.
+LOBBY_SEQUENCE = """
+local epoch = redis.call('GET', KEYS[1])
+if not epoch then
+  epoch = ARGV[1]
+  redis.call('SET', KEYS[1], epoch)
+  redis.call('DEL', KEYS[2])
+end
+local seq
+if ARGV[2] == '1' then
+  seq = redis.call('INCR', KEYS[2])
+else
+  seq = tonumber(redis.call('GET', KEYS[2]) or '0')
+end
+return {epoch, seq}
+"""
+
+
 class OwnerSilent(Exception):
     """The owner of a table did not answer a forwarded request in time (or nobody listens on its channel)."""
 
@@ -183,6 +202,7 @@ class Update:
 
 RemoteListener = Callable[[Update], None]
 PresenceListener = Callable[[str], None]
+LobbyListener = Callable[[JSON], Awaitable[None]]
 
 
 class Hub:
@@ -203,6 +223,9 @@ class Hub:
         """Moves and undos this process applied, forwarded to an owner, and tables it took over from a
         silent owner; the clock deadlines it acted on and the bot jobs it played, and of those, how many
         were of tables it did not own (written with its heartbeat where processes share a site)."""
+        self.lobby_listeners: list[LobbyListener] = []
+        """Given every lobby message published by any process (``meeple.server.lobby``)."""
+        self._lobby_seq = 0
         self.forward_handler: ForwardHandler | None = None
         """Applies a request another process forwarded here; returns the answer: ``{"refusal": JSON}`` or
         ``{"version": N}`` (the table's version after it)."""
@@ -256,6 +279,26 @@ class Hub:
 
     async def subscribe(self, table_id: str, subscriber: Subscriber) -> None:
         self.local.setdefault(table_id, []).append(subscriber)
+
+    async def lobby_position(self) -> tuple[str, int]:
+        """The lobby sequence's epoch and its newest number (one process: this process and its count)."""
+        return self.origin, self._lobby_seq
+
+    async def lobby_sequence(self) -> tuple[str, int]:
+        """The next number of the site's lobby sequence, with its epoch."""
+        self._lobby_seq += 1
+        return self.origin, self._lobby_seq
+
+    async def publish_lobby(self, message: JSON) -> None:
+        """Give a lobby message to this process's lobby listeners (``RedisHub``: every process's)."""
+        await self._deliver_lobby(message)
+
+    async def _deliver_lobby(self, message: JSON) -> None:
+        for listener in list(self.lobby_listeners):
+            try:
+                await listener(message)
+            except Exception:
+                log.exception("a lobby listener failed")
 
     async def unsubscribe(self, table_id: str, subscriber: Subscriber) -> None:
         subscribers = self.local.get(table_id, [])
@@ -371,6 +414,7 @@ class RedisHub(Hub):
         it stops answering (an old owner that answers still applies them, once, as any process may)."""
         self._answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._handling: set[asyncio.Task[None]] = set()
+        self._database = 0
 
     @staticmethod
     def owner_key(table_id: str) -> str:
@@ -401,6 +445,13 @@ class RedisHub(Hub):
         return f"meeple:alive:{origin}"
 
     @property
+    def lobby_channel(self) -> str:
+        """The lobby's channel. Pub/sub channels are shared by all of a Redis server's databases, so
+        the database number is part of the name: two sites on one server (each its own database)
+        never hear each other's lobby."""
+        return f"meeple:lobby:{self._database}"
+
+    @property
     def redis(self) -> Any:
         return self._redis
 
@@ -412,9 +463,10 @@ class RedisHub(Hub):
         pool = redis.BlockingConnectionPool.from_url(self.url, max_connections=REDIS_CONNECTIONS,
                                                      timeout=REDIS_WAIT)
         self._redis = redis.Redis(connection_pool=pool)
+        self._database = int(pool.connection_kwargs.get("db") or 0)
         await self._redis.ping()
         self._pubsub = self._redis.pubsub()
-        await self._pubsub.subscribe(self.inbox(self.origin))
+        await self._pubsub.subscribe(self.inbox(self.origin), self.lobby_channel)
         await self._redis.set(self.alive_key(self.origin), dumps(self.counts), ex=int(3 * HEARTBEAT))
         self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._send()),
                        asyncio.create_task(self._heartbeat())]
@@ -466,6 +518,26 @@ class RedisHub(Hub):
     async def publish(self, update: Update, skip: Subscriber | None = None) -> None:
         await super().publish(update, skip)
         self._outbox.put_nowait(update)
+
+    async def _lobby_sequence(self, advance: bool) -> tuple[str, int]:
+        epoch, seq = await self._redis.eval(LOBBY_SEQUENCE, 2, "meeple:lobby-epoch", "meeple:lobby-seq",
+                                            secrets.token_hex(6), "1" if advance else "0")
+        return (epoch.decode() if isinstance(epoch, bytes) else str(epoch)), int(seq)
+
+    async def lobby_position(self) -> tuple[str, int]:
+        return await self._lobby_sequence(advance=False)
+
+    async def lobby_sequence(self) -> tuple[str, int]:
+        return await self._lobby_sequence(advance=True)
+
+    async def publish_lobby(self, message: JSON) -> None:
+        """This process's lobby sockets at once, then the other processes' over the lobby's channel
+        (one message, however many sockets and processes)."""
+        await super().publish_lobby(message)
+        try:
+            await self._redis.publish(self.lobby_channel, dumps({**message, "origin": self.origin}))
+        except Exception:
+            log.exception("publishing a lobby message failed")
 
     async def _send(self) -> None:
         """Publish in order, off the mover's path (a move does not wait for Redis): one message per
@@ -681,6 +753,16 @@ class RedisHub(Hub):
             if live and origin not in watching:
                 watching[origin] = counts[origin]
 
+    async def _lobby_message(self, data: str | bytes) -> None:
+        try:
+            message = loads(data.decode() if isinstance(data, bytes) else data)
+            origin = message.pop("origin")
+        except (ValueError, KeyError, TypeError, AttributeError):
+            log.error("an unreadable message on the lobby's channel")
+            return
+        if origin != self.origin:
+            await self._deliver_lobby(message)
+
     async def _heartbeat(self) -> None:
         """Prove this process alive, and forget the online seats of processes that stopped proving it
         (killed: they could not say goodbye), telling the presence listeners which tables changed."""
@@ -743,6 +825,9 @@ class RedisHub(Hub):
                 continue
             if channel == self.inbox(self.origin):
                 self._inbox_message(message["data"])
+                continue
+            if channel == self.lobby_channel:
+                await self._lobby_message(message["data"])
                 continue
             try:
                 update = Update.from_wire(message["data"])

@@ -264,6 +264,9 @@ class TableRuntime:
         self.turn_watchers: list[Callable[[LiveTable, int | None, int | None, int | None], None]] = []
         """Told of every move this process commits and every start: (table, mover or ``None`` for
         the start, current player before, current player after)."""
+        self.change_watchers: list[Callable[[LiveTable], None]] = []
+        """Told of every change of a table this process makes (created, seated, moved, started, finished,
+        who is online): the live lobby (``meeple.server.lobby``)."""
         hub.listeners.append(self._heard)
         hub.presence_listeners.append(self._presence_lost)
         hub.forward_handler = self._apply_forwarded
@@ -501,6 +504,7 @@ class TableRuntime:
         self._hold(table)
         async with table.lock:
             await self._start_if_full(table)
+        self._changed(table)
         await self._queue_bot(table)
         return Created(table, host_token, seat_token, creator_seat)
 
@@ -616,6 +620,7 @@ class TableRuntime:
                     self._hold(created)
                     async with created.lock:
                         await self._start_if_full(created)
+                    self._changed(created)
                     await self._publish(table, table.version, seats_changed=True)
                 else:  # another process offered first: take our seat at its table
                     await asyncio.to_thread(self.store.delete_table, created.id)
@@ -989,6 +994,11 @@ class TableRuntime:
             messages[key] = message
         table.views_version = table.version
         await self.hub.publish(Update(table.id, start, table.version, messages, seats_changed=seats_changed))
+        self._changed(table)
+
+    def _changed(self, table: LiveTable) -> None:
+        for watcher in self.change_watchers:
+            watcher(table)
 
     async def publish_presence(self, table: LiveTable, skip: Subscriber | None = None) -> None:
         """Who is online changed: every seat (but ``skip``, the newcomer, who has just been sent the
@@ -1004,6 +1014,7 @@ class TableRuntime:
                 **table.legal_for(seat), "can_undo": table.undoable_for(seat), "log": [], "patch": {},
             }
         await self.hub.publish(Update(table.id, table.version, table.version, messages), skip)
+        self._changed(table)
 
     async def _queue_bot(self, table: LiveTable, inserted: bool = False) -> None:
         """If a bot must move, make sure its job is queued (``inserted``: the move just did) and wake

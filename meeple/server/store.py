@@ -689,10 +689,12 @@ class Store:
 
     # --- my games and turn alerts ----------------------------------------------------------------
 
-    def my_tables(self, account_id: int | None, token_hashes: Sequence[str], limit: int = 100) -> list[JSON]:
-        """The tables where the account, or a seat token of this browser, holds a seat: each table's
-        lobby summary, which seats are ``mine``, and its last move (who, when, and the notation only
-        when it was one of mine: another seat's notation may name a hidden choice)."""
+    def my_tables(self, account_id: int | None, token_hashes: Sequence[str], limit: int = 100,
+                  only: Sequence[str] | None = None) -> list[JSON]:
+        """The tables where the account, or a seat token of this browser, holds a seat (``only``: of
+        those tables): each table's lobby summary, which seats are ``mine``, and its last move (who,
+        when, and the notation only when it was one of mine: another seat's notation may name a
+        hidden choice)."""
         conditions = []
         if account_id is not None:
             conditions.append(Seat.account_id == account_id)
@@ -700,9 +702,11 @@ class Store:
             conditions.append(Seat.token_hash.in_(list(token_hashes)))
         if not conditions:
             return []
+        restrict = [] if only is None else [Seat.table_id.in_(list(only))]
         with self.sessions() as session:
             mine: dict[str, list[int]] = {}
-            for table_id, seat in session.execute(select(Seat.table_id, Seat.seat).where(or_(*conditions))):
+            for table_id, seat in session.execute(select(Seat.table_id, Seat.seat).where(or_(*conditions),
+                                                                                          *restrict)):
                 mine.setdefault(table_id, []).append(seat)
             if not mine:
                 return []

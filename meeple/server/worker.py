@@ -14,6 +14,7 @@ from meeple.server.botrunner import BotRunner
 from meeple.server.config import Settings
 from meeple.server.db import make_engine, migrate
 from meeple.server.hub import RedisHub
+from meeple.server.lobby import LobbyFeed
 from meeple.server.mail import Mailer
 from meeple.server.runtime import TableRuntime
 from meeple.server.store import Store
@@ -34,18 +35,21 @@ async def run_bot_worker(settings: Settings, stop: asyncio.Event | None = None) 
                        delay=settings.bot_delay)
     # A bot's move may make it a person's turn: the worker mails them as a web process would.
     alerts = TurnAlerts(runtime, store, Mailer(settings.smtp) if settings.smtp else None, settings.public_url)
+    lobby = LobbyFeed(runtime)  # a bot's move that the lobby shows (a game over) is published from here
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signum, stop.set)
     await hub.start()
+    await lobby.start()
     await runner.start()
     try:
         await stop.wait()
     finally:
         await runner.stop()
         await alerts.stop()
+        await lobby.stop()
         await hub.stop()
         writer.close()
         engine.dispose()

@@ -17,8 +17,7 @@ from meeple.server.auth import (
     verify_password,
 )
 from meeple.server.names import name_key
-from meeple.server.routes.common import SESSION_COOKIE, account_of, body_of, set_cookie, store_of
-from meeple.server.routes.mygames import seat_token_hashes
+from meeple.server.routes.common import SESSION_COOKIE, account_of, body_of, seat_token_hashes, set_cookie, store_of
 from meeple.server.runtime import Refused, _clean_name
 from meeple.server.store import Conflict
 

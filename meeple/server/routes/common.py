@@ -15,6 +15,7 @@ from meeple.server.store import Store
 
 SESSION_COOKIE = "meeple_session"
 SEAT_COOKIE_PREFIX = "meeple_seat_"
+MAX_SEAT_COOKIES = 200
 
 
 def seat_cookie(table_id: str) -> str:
@@ -61,6 +62,12 @@ async def account_of(request: Request | WebSocket) -> tuple[int, str] | None:
 def seat_token_of(request: Request | WebSocket, table_id: str) -> str | None:
     return (request.headers.get("x-meeple-token") or request.query_params.get("token")
             or request.cookies.get(seat_cookie(table_id)))
+
+
+def seat_token_hashes(request: Request | WebSocket) -> list[str]:
+    """The hashes of this browser's seat cookies (a bounded number of them): its tables, for a guest."""
+    tokens = [value for name, value in request.cookies.items() if name.startswith(SEAT_COOKIE_PREFIX) and value]
+    return [token_hash(token) for token in tokens[:MAX_SEAT_COOKIES]]
 
 
 def host_token_of(request: Request, table_id: str) -> str | None:

@@ -11,24 +11,20 @@ from __future__ import annotations
 
 import asyncio
 import re
-from datetime import datetime
-from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from meeple.core.contract import JSON
-from meeple.server.alerts import TurnAlerts, is_turn_based
-from meeple.server.auth import token_hash
+from meeple.server.alerts import TurnAlerts
 from meeple.server.i18n import LANGUAGES
+from meeple.server.lobby import my_rows
 from meeple.server.pages import page_html
-from meeple.server.routes.common import SEAT_COOKIE_PREFIX, account_of, body_of, runtime_of, store_of
+from meeple.server.routes.common import account_of, body_of, runtime_of, seat_token_hashes, store_of
 from meeple.server.runtime import Refused
-from meeple.server.store import FINISHED, RUNNING
 
 router = APIRouter()
 
-MAX_SEAT_COOKIES = 200
 MAX_EMAIL_CHARS = 254
 EMAIL = re.compile(r"[^@\s\x00-\x1f\x7f]+@[^@\s\x00-\x1f\x7f]+\.[^@\s\x00-\x1f\x7f.]+")
 
@@ -43,77 +39,15 @@ async def my_games_page() -> HTMLResponse:
     return HTMLResponse(page_html("my_games"))
 
 
-def seat_token_hashes(request: Request) -> list[str]:
-    """The hashes of this browser's seat cookies (a bounded number of them)."""
-    tokens = [value for name, value in request.cookies.items() if name.startswith(SEAT_COOKIE_PREFIX) and value]
-    return [token_hash(token) for token in tokens[:MAX_SEAT_COOKIES]]
-
-
-def last_activity(table: JSON) -> str:
-    move = table.get("last_move")
-    return str(move["at"] if move else table.get("finished_at") or table["created_at"])
-
-
 @router.get("/api/my/tables")
 async def my_tables(request: Request) -> JSON:
     """Every table this browser sits at: the ones waiting for it first, then the others by last
-    activity (newest first), finished ones last."""
+    activity (newest first), finished ones last (``lobby.my_rows``; the lobby socket pushes them)."""
     account = await account_of(request)
     if account is not None:
         alerts_of(request).remember_base(account[0], str(request.base_url))
-    tables = await asyncio.to_thread(store_of(request).my_tables, account[0] if account else None,
-                                     seat_token_hashes(request))
-    runtime = runtime_of(request)
-    for table in tables:
-        mine: list[int] = table["mine"]
-        table["waiting_for"] = waiting_for(table)
-        table["time_left"] = time_left(table)
-        table["my_turn"] = any(seat in mine for seat in table["waiting_for"])
-        table["url"] = f"/tables/{table['id']}"
-        table["last_event"] = None
-        table["turn_based"] = False
-        if table["status"] == RUNNING:
-            try:
-                live = await runtime.get(table["id"])
-            except Refused:
-                continue
-            table["turn_based"] = is_turn_based(live)
-            table["last_event"] = last_public_event(live.state.view(mine[0]) if live.state is not None else None)
-    tables.sort(key=last_activity, reverse=True)
-    tables.sort(key=lambda table: 0 if table["my_turn"] else 2 if table["status"] == FINISHED else 1)
+    tables = await my_rows(runtime_of(request), account[0] if account else None, seat_token_hashes(request))
     return {"account": {"id": account[0], "name": account[1]} if account else None, "tables": tables}
-
-
-def waiting_for(table: JSON) -> list[int]:
-    """The seats that must act: the current player, and every seat whose clock runs (Citadels'
-    simultaneous decisions)."""
-    if table["status"] != RUNNING:
-        return []
-    clock = table.get("clock") or {}
-    seats = set(clock.get("running") or [])
-    if table["current_player"] is not None:
-        seats.add(table["current_player"])
-    return sorted(seats)
-
-
-def time_left(table: JSON) -> list[JSON]:
-    """Milliseconds left on the clock of each seat that must act (none without a clock), at the
-    server's ``now`` the clock was read at."""
-    clock = table.get("clock") or {}
-    if table["status"] != RUNNING or "remaining" not in clock:
-        return []
-    spent = max(0, round((datetime.fromisoformat(clock["now"]) - datetime.fromisoformat(clock["since"]))
-                         .total_seconds() * 1000))
-    return [{"seat": seat, "ms": max(0, clock["remaining"][seat] - (spent if seat in clock["running"] else 0))}
-            for seat in table["waiting_for"]]
-
-
-def last_public_event(view: Any) -> JSON | None:
-    """The newest entry of the game's public log in a seat's own view, when the game keeps one."""
-    if isinstance(view, dict) and isinstance(view.get("log"), list) and view["log"]:
-        event = view["log"][-1]
-        return event if isinstance(event, dict) else None
-    return None
 
 
 @router.get("/api/me/alerts")
