@@ -103,6 +103,7 @@ class LobbySocket:
     topics: frozenset[str]
     filters: Filters
     account_id: int | None = None
+    account_name: str | None = None
     token_hashes: list[str] = field(default_factory=list)
     my_tables: set[str] = field(default_factory=set)
     """The tables it sits at, as far as known (those found when it connected, and those its account
@@ -378,7 +379,8 @@ class LobbyFeed:
             if "my" in socket.topics:
                 rows = await my_rows(self.runtime, socket.account_id, socket.token_hashes)
                 socket.my_tables = {row["id"] for row in rows}
-                await socket.send(dumps({"type": "my", "tables": rows}))
+                account = None if socket.account_id is None else {"id": socket.account_id, "name": socket.account_name}
+                await socket.send(dumps({"type": "my", "account": account, "tables": rows}))
             socket.ready = True
             pending, socket.pending = socket.pending, []
             for _seq, text in pending:

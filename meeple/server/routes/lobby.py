@@ -67,7 +67,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
         return
     if "my" in socket.topics:
         account = await account_of(websocket)
-        socket.account_id = account[0] if account else None
+        socket.account_id, socket.account_name = account if account else (None, None)
         socket.token_hashes = seat_token_hashes(websocket)
     try:
         await feed.join(socket, websocket.query_params.get("epoch"), number_of(websocket, "since"),

@@ -1,9 +1,10 @@
 // The lobby: create a table (game, players, options, seats and bots), list open / running / finished
 // tables, join a seat as a guest or with an account.
 
-import { api, botLevelName, copyText, el, languagePicker, loadLanguage, seatName, t, tMaybe, toast, translatePage } from "./common.js";
+import { api, botLevelName, copyText, el, languagePicker, loadLanguage, refusalText, seatName, t, tMaybe, toast, translatePage } from "./common.js";
 import { ChatBox } from "./chat.js";
 import { clockFields } from "./clock.js";
+import { LobbyChannel } from "./lobbychannel.js";
 import { ratedMarker } from "./rated.js";
 
 const NAME_KEY = "meeple.name";
@@ -327,9 +328,9 @@ function renderFilters() {
   filters.game = gameSelect.value; // an address naming no known game or mode filters on nothing
   filters.mode = modeSelect.value;
   const openSeats = el("input", { id: "filter-open-seats", type: "checkbox", checked: filters.openSeats });
-  gameSelect.addEventListener("change", () => { filters.game = gameSelect.value; refreshTables(); });
-  modeSelect.addEventListener("change", () => { filters.mode = modeSelect.value; refreshTables(); });
-  openSeats.addEventListener("change", () => { filters.openSeats = openSeats.checked; refreshTables(); });
+  gameSelect.addEventListener("change", () => { filters.game = gameSelect.value; filtersChanged(); });
+  modeSelect.addEventListener("change", () => { filters.mode = modeSelect.value; filtersChanged(); });
+  openSeats.addEventListener("change", () => { filters.openSeats = openSeats.checked; filtersChanged(); });
   box.replaceChildren(el("span", { class: "filters-title" }, t("lobby.filters")), gameSelect, modeSelect,
     el("label", { class: "filter-open-seats" }, openSeats, el("span", {}, t("lobby.filter_open_seats"))));
 }
@@ -341,22 +342,86 @@ function ordered(status, tables) {
   return [...tables].sort((a, b) => freeSeats(a) - freeSeats(b) || b.created_at.localeCompare(a.created_at));
 }
 
-async function refreshTables() {
+/** The table list as the server filtered it (by id); drawn whole when it comes whole, else patched. */
+const tablesById = new Map();
+const STATUSES = ["open", "running", "finished"];
+const LISTED = 100; // per status, as the server lists them
+
+function filterQuery() {
   const query = new URLSearchParams();
   if (filters.game) query.set("game", filters.game);
   if (filters.mode) query.set("mode", filters.mode);
   if (filters.openSeats) query.set("open_seats", "true");
+  return query;
+}
+
+/** Keep the filters in the page's address. */
+function syncAddress() {
+  const query = filterQuery();
   window.history.replaceState(null, "", `/${query.toString() ? `?${query}` : ""}`);
+}
+
+/** The tables of one status in the order they are shown, at most LISTED. */
+function listOf(status) {
+  const tables = [...tablesById.values()].filter((table) => table.status === status);
+  if (status === "finished") tables.sort((a, b) => (b.finished_at || "").localeCompare(a.finished_at || ""));
+  else tables.sort((a, b) => b.created_at.localeCompare(a.created_at));
+  return ordered(status, tables).slice(0, LISTED);
+}
+
+function drawTables() {
+  for (const status of STATUSES) {
+    const box = document.getElementById(`tables-${status}`);
+    const rows = listOf(status).map(tableRow);
+    box.replaceChildren(...(rows.length ? rows : [el("p", { class: "muted" }, t("lobby.none"))]));
+  }
+}
+
+function setTables(tables) {
+  tablesById.clear();
+  for (const table of tables) tablesById.set(table.id, table);
+  drawTables();
+}
+
+/** One table changed (or left the list: `table` null): its row alone is replaced, moved or removed. */
+function patchTable(id, table) {
+  document.querySelector(`.table-row[data-table="${CSS.escape(id)}"]`)?.remove();
+  if (table) tablesById.set(id, table);
+  else tablesById.delete(id);
+  for (const status of STATUSES) {
+    const box = document.getElementById(`tables-${status}`);
+    const shown = listOf(status);
+    const at = shown.findIndex((entry) => entry.id === id);
+    if (at >= 0) {
+      const next = shown.slice(at + 1).map((entry) => box.querySelector(`.table-row[data-table="${CSS.escape(entry.id)}"]`))
+        .find(Boolean);
+      box.querySelector(":scope > p.muted")?.remove();
+      box.insertBefore(tableRow(shown[at]), next ?? null);
+    }
+    for (const row of box.querySelectorAll(":scope > .table-row")) { // beyond the listed ones
+      if (!shown.some((entry) => entry.id === row.dataset.table)) row.remove();
+    }
+    if (!shown.length && !box.querySelector(":scope > p.muted")) box.replaceChildren(el("p", { class: "muted" }, t("lobby.none")));
+  }
+}
+
+/** What the server lists with these filters, fetched: the first drawing and the fallback while the
+ * lobby's socket is down. */
+async function refreshTables() {
+  const query = filterQuery();
   try {
     const { tables } = await api(`/api/tables${query.toString() ? `?${query}` : ""}`);
-    for (const status of ["open", "running", "finished"]) {
-      const box = document.getElementById(`tables-${status}`);
-      const rows = ordered(status, tables.filter((table) => table.status === status)).map(tableRow);
-      box.replaceChildren(...(rows.length ? rows : [el("p", { class: "muted" }, t("lobby.none"))]));
-    }
+    setTables(tables);
   } catch (error) {
     toast(error.message);
   }
+}
+
+function filtersChanged() {
+  syncAddress();
+  const sent = channel.send({ type: "filters", game: filters.game || null, mode: filters.mode || null,
+    open_seats: filters.openSeats });
+  if (!sent) refreshTables();
 }
 
 function renderAccount() {
@@ -400,8 +465,8 @@ function renderShare() {
       el("button", { type: "button", id: "share-copy", onclick: () => copyText(site.share_url, input) }, t("table.copy"))));
 }
 
-// The lobby's chat: polled (every process keeps it in the database); a guest speaks under the name
-// typed in the creation form.
+// The lobby's chat: lines arrive over the lobby's socket (fetched only while it is down); a guest
+// speaks under the name typed in the creation form.
 let lobbyChat = null;
 const myLobbyLines = new Set();
 
@@ -442,17 +507,38 @@ function renderAll() {
   renderCreateForm();
   renderShare();
   renderFilters();
-  refreshTables();
+  syncAddress();
+  drawTables();
   renderLobbyChat();
+  channel.show();
 }
+
+/** The lobby's socket: the list once, then each table's change; chat lines as they are said. */
+const channel = new LobbyChannel({
+  topics: ["tables", "chat"],
+  query: () => ({ game: filters.game, mode: filters.mode, open_seats: filters.openSeats,
+    chat_after: lobbyChat?.newest || null }),
+  onMessage: (message) => {
+    if (message.type === "tables") setTables(message.tables);
+    else if (message.type === "table") patchTable(message.table.id, message.table);
+    else if (message.type === "table_gone") patchTable(message.id, null);
+    else if (message.type === "chat") lobbyChat?.add(message.lines);
+    else if (message.type === "error") toast(refusalText(message.code, message.message));
+  },
+  poll: () => {
+    refreshTables();
+    refreshLobbyChat();
+  },
+});
 
 async function main() {
   await loadLanguage();
   [catalogue, { account }, site] = await Promise.all([api("/api/games"), api("/api/me"), api("/api/site")]);
   renderAll();
-  setInterval(refreshTables, 5000);
-  await refreshLobbyChat();
-  setInterval(refreshLobbyChat, 4000);
+  channel.connect();
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden) channel.wake();
+  });
 }
 
 main();

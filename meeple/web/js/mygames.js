@@ -1,14 +1,15 @@
 // "My games": every table this browser sits at (by its account, and by its seat cookies for guests),
-// whose turn it is, the last move and a link; the tables waiting for me first. Polled, so the tab's
-// title, favicon, sound and notifications follow the turns of all my tables.
+// whose turn it is, the last move and a link; the tables waiting for me first. Each row is pushed over
+// the lobby's socket when its turn changes (fetched only while the socket is down), so the tab's
+// title, favicon, sound and notifications follow the turns of all my tables at once.
 
 import { loggedAction } from "./actions.js";
 import { alertControls, TurnAlert } from "./alerts.js";
-import { api, currentLanguage, el, languagePicker, loadLanguage, seatName, t, toast, translatePage, undoLine } from "./common.js";
+import { api, currentLanguage, el, languagePicker, loadLanguage, refusalText, seatName, t, toast, translatePage, undoLine } from "./common.js";
 import { loadRenderer } from "./games/index.js";
+import { LobbyChannel } from "./lobbychannel.js";
 import { ratedMarker } from "./rated.js";
 
-const POLL_MS = 10000;
 const renderers = {};
 const turnAlert = new TurnAlert();
 let tables = [];
@@ -106,6 +107,39 @@ function row(table, renderer) {
     parts);
 }
 
+const GROUPS = ["waiting", "others", "finished"];
+
+function groupOf(table) {
+  return table.my_turn ? "waiting" : table.status === "finished" ? "finished" : "others";
+}
+
+/** The server's order: waiting for me first, then by last activity (newest first), finished last. */
+function lastActivity(table) {
+  return table.last_move?.at || table.finished_at || table.created_at;
+}
+
+function sortTables() {
+  tables.sort((a, b) => GROUPS.indexOf(groupOf(a)) - GROUPS.indexOf(groupOf(b))
+    || lastActivity(b).localeCompare(lastActivity(a)));
+}
+
+/** One table's row changed: replaced in place when the groups' order stays the same, else all drawn. */
+async function patchRow(changed) {
+  const before = tables.map((table) => table.id).join();
+  const at = tables.findIndex((table) => table.id === changed.id);
+  if (at >= 0) tables[at] = changed;
+  else tables.push(changed);
+  sortTables();
+  alertTurns();
+  const old = document.querySelector(`.my-row[data-table="${CSS.escape(changed.id)}"]`);
+  const fresh = row(changed, await rendererFor(changed.game));
+  if (old && at >= 0 && before === tables.map((table) => table.id).join() && old.closest(".my-group")?.dataset.group === groupOf(changed)) {
+    old.replaceWith(fresh);
+  } else {
+    await draw();
+  }
+}
+
 async function draw() {
   const box = document.getElementById("my-tables");
   if (!tables.length) {
@@ -140,17 +174,37 @@ function alertTurns() {
   });
 }
 
+let drawnOnce = false;
+
+async function show(data) {
+  tables = data.tables;
+  account = data.account;
+  if (!drawnOnce) {
+    drawnOnce = true;
+    drawAll();
+  }
+  alertTurns();
+  await draw();
+}
+
+/** The whole list fetched: only while the lobby's socket is down. */
 async function refresh() {
   try {
-    const data = await api("/api/my/tables");
-    tables = data.tables;
-    account = data.account;
-    alertTurns();
-    await draw();
+    await show(await api("/api/my/tables"));
   } catch (error) {
     toast(error.message);
   }
 }
+
+const channel = new LobbyChannel({
+  topics: ["my"],
+  onMessage: (message) => {
+    if (message.type === "my") show(message).catch((error) => toast(error.message));
+    else if (message.type === "my_table") patchRow(message.table).catch((error) => toast(error.message));
+    else if (message.type === "error") toast(refusalText(message.code, message.message));
+  },
+  poll: refresh,
+});
 
 async function drawMailSettings() {
   const box = document.getElementById("mail-settings");
@@ -192,15 +246,14 @@ function drawAll() {
     await draw();
   }));
   drawMailSettings().catch((error) => toast(error.message));
+  channel.show();
 }
 
 async function main() {
   await loadLanguage();
-  await refresh();
-  drawAll();
-  setInterval(refresh, POLL_MS);
+  channel.connect();
   document.addEventListener("visibilitychange", () => {
-    if (!document.hidden) refresh();
+    if (!document.hidden) channel.wake();
   });
 }
 
