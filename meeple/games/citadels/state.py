@@ -218,10 +218,8 @@ _PICKS: dict[tuple[int, ...], tuple[Act, ...]] = {
 }
 
 
-def _distinct(cards: list[int]) -> list[int]:
-    """The distinct kinds of a hand, in first-seen order (so action lists are deterministic)."""
-    return list(dict.fromkeys(cards))
-
+# ``dict.fromkeys(hand)`` below lists the distinct kinds of a hand in first-seen order, so that action
+# lists are deterministic.
 _LAB_BIT = 1 << LABORATORY
 _SMITHY_BIT = 1 << SMITHY
 _OBS_BIT = 1 << OBSERVATORY
@@ -702,14 +700,14 @@ class CitadelsState(GameState[Act]):
                 first, second = drawn
                 legal = (KEEP_ACTS[first],) if first == second else (KEEP_ACTS[first], KEEP_ACTS[second])
             else:
-                legal = tuple(map(KEEP_ACTS.__getitem__, _distinct(drawn)))
+                legal = tuple(map(KEEP_ACTS.__getitem__, dict.fromkeys(drawn)))
         elif phase == P_DISCARD:
             legal = tuple(map(DISCARD.__getitem__, self.pool))
         elif phase == P_REDRAW:
             rest = list(self.hands[self.cur])
             for d in self.marked:
                 rest.remove(d)
-            legal = (*map(REDRAW.__getitem__, _distinct(rest)), REDRAW_DONE)
+            legal = (*map(REDRAW.__getitem__, dict.fromkeys(rest)), REDRAW_DONE)
         elif phase == P_GRAVE:
             legal = (GRAVE_TAKE, GRAVE_PASS)
         else:
@@ -734,14 +732,14 @@ class CitadelsState(GameState[Act]):
         elif rank == MAGICIAN:
             acts.extend(_SWAPS[self.players][seat])
             if hand:
-                acts.extend(map(REDRAW.__getitem__, _distinct(hand)))
+                acts.extend(map(REDRAW.__getitem__, dict.fromkeys(hand)))
         elif rank == WARLORD:
             self._destroy_actions(seat, self.gold[seat], acts)
 
     def _district_actions(self, seat: int, mask: int, hand: list[int], acts: list[Act]) -> None:
         """Laboratory and Smithy, once per turn each (§2.5)."""
         if mask & _LAB_BIT and not self.lab_used and hand:
-            acts.extend(map(LAB.__getitem__, _distinct(hand)))
+            acts.extend(map(LAB.__getitem__, dict.fromkeys(hand)))
         if mask & _SMITHY_BIT and not self.smithy_used and self.deck and self.gold[seat] >= self.rules.smithy_price:
             acts.append(SMITHY_ACT)
 
