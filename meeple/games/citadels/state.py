@@ -589,12 +589,12 @@ class CitadelsState(GameState[Act]):
             self.log.append((-1, E_MERCHANT_BONUS, seat, 1))
         elif rank == ARCHITECT:
             deck = self.deck
-            cards = deck[:2]
+            cards = tuple(deck[:2])
             del deck[:2]
             self._took(seat, cards, seat)
             self.hands[seat].extend(cards)
             self.log.append((-1, E_DRAW, seat, SRC_ARCHITECT, len(cards)))
-            self.log.append((seat, E_DREW, seat, SRC_ARCHITECT, tuple(cards)))
+            self.log.append((seat, E_DREW, seat, SRC_ARCHITECT, cards))
 
     def _finish_gather(self) -> None:
         self.gathered = True
@@ -918,13 +918,13 @@ class CitadelsState(GameState[Act]):
         rules = self.rules
         self.gold[seat] -= rules.smithy_price
         deck = self.deck
-        cards = deck[: rules.smithy_draw]
+        cards = tuple(deck[: rules.smithy_draw])
         del deck[: rules.smithy_draw]
         self._took(seat, cards, seat)
         self.hands[seat].extend(cards)
         self.smithy_used = True
         log.append((-1, E_SMITHY, seat, rules.smithy_price, len(cards)))
-        log.append((seat, E_DREW, seat, SRC_SMITHY, tuple(cards)))
+        log.append((seat, E_DREW, seat, SRC_SMITHY, cards))
 
     def _do_draw(self, action: Act) -> None:
         seat = self.cur
@@ -934,9 +934,10 @@ class CitadelsState(GameState[Act]):
         drawn = deck[:count]
         del deck[:count]
         quota = (len(drawn) if self.rules.keep_all else 2) if mask & _LIB_BIT else 1
-        self.log += (_DRAWS_LOGGED[seat][len(drawn)], (seat, E_DREW, seat, SRC_GATHER, tuple(drawn)))
-        kept_all = quota >= len(drawn)
-        self._took(seat, drawn, seat if kept_all else DRAWN)
+        seen = tuple(drawn)
+        self.log += (_DRAWS_LOGGED[seat][len(seen)], (seat, E_DREW, seat, SRC_GATHER, seen))
+        kept_all = quota >= len(seen)
+        self._took(seat, seen, seat if kept_all else DRAWN)
         if kept_all:
             self.hands[seat].extend(drawn)
             self.log.append(_KEEPS_LOGGED[seat][len(drawn)][0])
@@ -978,12 +979,12 @@ class CitadelsState(GameState[Act]):
         self._put_under(marked, seat)
         deck.extend(marked)
         count = len(marked)
-        cards = deck[:count]
+        cards = tuple(deck[:count])
         del deck[:count]
         self._took(seat, cards, seat)
         hand.extend(cards)
         self.log.append((-1, E_REDRAW, seat, count))
-        self.log.append((seat, E_REDRAWN, seat, tuple(marked), tuple(cards)))
+        self.log.append((seat, E_REDRAWN, seat, tuple(marked), cards))
         self.marked = []
         self.phase = P_TURN
 
@@ -1025,13 +1026,13 @@ class CitadelsState(GameState[Act]):
         self._pending = []
         self._watch_pos, self._watch_hands = watch(records)
 
-    def _took(self, seat: int, cards: list[int], into: int) -> None:
+    def _took(self, seat: int, cards: tuple[int, ...], into: int) -> None:
         """``seat`` drew ``cards`` from the top into its hand (``into == seat``) or its keep step (``DRAWN``):
         it saw them, so undo stops here."""
         self._undo_floor = len(self._history_notations) + 1  # seal_history(), inline
         first = self.deck_top
         self.deck_top = first + len(cards)
-        self._pending.append((CitadelsState._took_known, (seat, tuple(cards), into, first)))
+        self._pending.append((CitadelsState._took_known, (seat, cards, into, first)))
 
     def _took_known(self, seat: int, cards: tuple[int, ...], into: int, first: int) -> None:
         """The records after ``_took``: only a draw that reaches a card some seat knows changes one."""
