@@ -16,6 +16,9 @@ the connection: binary frames, text that is not a JSON object (or nests too deep
 ``MAX_MESSAGE_CHARS``) and unknown types are refused like an illegal move; only an unexpected server
 failure closes it, with an ``internal`` error and close code 1011.
 
+The lobby's WebSocket (``/ws/lobby``, ``routes/lobby.py``) pushes the table list's changes, the lobby
+chat's lines and a player's "My games" rows (``lobby.LobbyFeed``).
+
 What clients send is bounded before any work (``limits``): request bodies (``BodyLimit``, 413),
 JSON nesting (400 ``too_deep``), passwords (``auth.MAX_PASSWORD_CHARS``, refused before hashing),
 and names that read the same as another account's or seat's (``names.name_key``).

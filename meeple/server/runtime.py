@@ -804,9 +804,10 @@ class TableRuntime:
         next_bot: tuple[int, str] | None = None
         if not trial.is_over and current is not None and table.seats[current].kind == BOT:
             next_bot = (current, table.seats[current].bot_level or "easy")
+        finished_at = datetime.now(UTC) if trial.is_over else None  # the same in the database and in memory
         move = Move(table_id=table.id, start=table.version, seat=seat, notations=list(added), current_player=current,
                     finished=(trial.scores(), trial.winners()) if trial.is_over else None, next_bot=next_bot,
-                    done_job=bot_job, clock=clock, close_vote=close_vote)
+                    done_job=bot_job, clock=clock, close_vote=close_vote, finished_at=finished_at)
         try:
             await self.writer.write(Batched(self.store.append_many, move))
         except Conflict:
@@ -824,7 +825,7 @@ class TableRuntime:
             table.ledger.add(seat, notation)
         table.known_version = max(table.known_version, table.version)
         if trial.is_over:
-            table.status, table.finished_at = FINISHED, datetime.now(UTC)
+            table.status, table.finished_at = FINISHED, finished_at
             self.live.pop(table.id, None)
             self._remember_finished(table)
         self.hub.counts["applied"] += 1

@@ -142,6 +142,7 @@ class Move:
     done_job: int | None = None  # the bot job (its version) this move fulfils
     clock: ClockState | None = None  # a timed table's clocks after the move
     close_vote: bool = False  # the move ends a vote on its seat (the player moved after all)
+    finished_at: datetime | None = None  # when the game ended, as the table's copy in memory says too
 
 
 @dataclass
@@ -420,8 +421,8 @@ class Store:
             if move.close_vote:
                 values["vote"] = None
             if move.finished is not None:
-                values.update(status=FINISHED, finished_at=now, scores=move.finished[0], winners=move.finished[1],
-                              deadline=None)
+                values.update(status=FINISHED, finished_at=move.finished_at or now, scores=move.finished[0],
+                              winners=move.finished[1], deadline=None)
             connection.execute(update(_TABLES).where(_TABLES.c.id == move.table_id).values(**values))
             if move.finished is not None:  # in the transaction that ends the game: rated once, or not at all
                 with Session(bind=connection) as session:

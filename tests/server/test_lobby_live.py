@@ -172,3 +172,21 @@ def test_my_games_rows_are_pushed_to_their_players_only_when_the_turn_becomes_th
         assert (row["id"], row["mine"], row["my_turn"], row["waiting_for"]) == (table_id, [1], True, [1])
         assert row == next(t for t in bob.get("/api/my/tables").json()["tables"] if t["id"] == table_id)
         assert nothing_more(stranger_ws) == []
+
+
+def test_a_finished_table_is_pushed_as_the_endpoint_lists_it(client: TestClient) -> None:
+    table_id, bob = two_player_table(client)
+    with connect(client) as ws:
+        next_of(ws, "tables")
+        for _ in range(20):
+            state = client.get(f"/api/tables/{table_id}").json()
+            if state["is_over"]:
+                break
+            player = client if state["current_player"] == 0 else bob
+            play(player, table_id)
+        settle(client)
+        finished = next_of(ws, "table")
+        while finished["table"]["status"] != "finished":
+            finished = next_of(ws, "table")
+        assert finished["table"] == listed(client, table_id)
+        assert finished["table"]["scores"] is not None and finished["table"]["winners"]
