@@ -749,7 +749,11 @@ class CitadelsState(GameState[Act]):
         bishop = self.holder[BISHOP] if self.killed != BISHOP else -1
         masks = self.masks
         destroyable = rules.destroyable
-        plain, walled = destroyable[gold] if gold < len(destroyable) else destroyable[-1]
+        try:
+            plain, walled = destroyable[gold]
+        except IndexError:  # more gold than the dearest district costs
+            plain, walled = destroyable[-1]
+        append = acts.append
         for target, city in enumerate(self.cities):
             if target == bishop or len(city) >= cap:
                 continue
@@ -757,9 +761,13 @@ class CitadelsState(GameState[Act]):
             targets = mask & (walled if mask >> GREAT_WALL & 1 else plain)
             if targets:
                 row = DESTROY[target]
-                for d in city:
-                    if targets >> d & 1:
-                        acts.append(row[d])
+                if targets == mask:  # every district of the city
+                    for d in city:
+                        append(row[d])
+                else:
+                    for d in city:
+                        if targets >> d & 1:
+                            append(row[d])
 
     def destroy_cost(self, target: int, card: int) -> int:
         """What the Warlord pays to destroy ``card`` in ``target``'s city (§2.6)."""
