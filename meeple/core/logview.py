@@ -11,8 +11,9 @@ thousands of times a second). The two logs then diverge, so before it is used th
 against the log it is asked about: it must cover a prefix of that log, which holds when the log's
 entry at the cache's last position is the very object the cache converted last (entries are
 appended, never changed, and each is a new object). When the check fails, the state gets a cache of
-its own, built from its whole log. Entries a view returns are shared with later views of the same
-state: a view is for reading.
+its own, built from its whole log. A game whose entries are not each a new object (Citadels shares
+its commonest ones) gives its clones no cache instead. Entries a view returns are shared with later
+views of the same state: a view is for reading.
 """
 
 from __future__ import annotations
