@@ -208,8 +208,9 @@ class LobbyFeed:
         self.dirty: dict[str, LiveTable] = {}
         self._flushing: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
-        self.published: OrderedDict[str, tuple[str, str]] = OrderedDict()
-        """Each table's last published entry text and "whose turn" key, to publish only changes."""
+        self.published: OrderedDict[str, tuple[int, int]] = OrderedDict()
+        """The hashes of each table's last published entry text and "whose turn" key, to publish only
+        changes (a hash rather than the text: a few bytes a table, however many tables)."""
         self.recent: deque[Change] = deque(maxlen=RECENT_CHANGES)
         self.epoch = ""
         self.seq = 0
@@ -253,8 +254,8 @@ class LobbyFeed:
     async def _publish_table(self, table: LiveTable) -> None:
         summary = table.summary(self.hub.online(table.id))
         entry = lobby_entry(summary)
-        text = dumps(entry)
-        turn = dumps([summary["status"], waiting_for(summary)])
+        text = hash(dumps(entry))
+        turn = hash(dumps([summary["status"], waiting_for(summary)]))
         before = self.published.get(table.id)
         self._remember(table.id, text, turn)
         accounts = sorted({seat.account_id for seat in table.seats if seat.account_id is not None})
@@ -269,7 +270,7 @@ class LobbyFeed:
         else:
             self.counts["skipped"] += 1
 
-    def _remember(self, table_id: str, text: str, turn: str) -> None:
+    def _remember(self, table_id: str, text: int, turn: int) -> None:
         self.published[table_id] = (text, turn)
         self.published.move_to_end(table_id)
         while len(self.published) > KNOWN_ENTRIES:
@@ -312,7 +313,7 @@ class LobbyFeed:
             self.recent.clear()
             self.recent.extend(ordered)
         known = self.published.get(entry["id"])
-        self._remember(entry["id"], dumps(entry), known[1] if known else "")
+        self._remember(entry["id"], hash(dumps(entry)), known[1] if known else 0)
         return change
 
     async def _send_change(self, change: Change, accounts: Sequence[int]) -> None:

@@ -154,7 +154,7 @@ def test_my_games_lists_the_tables_waiting_for_me_first_and_follows_their_turns(
 
     ada.evaluate("window.__hidden = true")
     ada.click("#alert-notify")
-    click_first_action(bob)  # the other table now waits for Ada too: the page's next poll shows it
+    click_first_action(bob)  # the other table now waits for Ada too: its row is pushed to the page
     expect(ada).to_have_title("● Your turn (2) — My games · meeple", timeout=20_000)
     expect(ada.locator('.my-group[data-group="waiting"] .my-row')).to_have_count(2)
     expect(ada.locator(f'.my-row[data-table="{waiting_for_bob}"] .last-move')).to_contain_text("Last move by Bob")
