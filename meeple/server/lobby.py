@@ -2,7 +2,7 @@
 (``/ws/lobby``, ``meeple.server.routes.lobby``) as they change instead of polled.
 
 Every table change this process makes (``TableRuntime.change_watchers``: created, a seat taken or
-handed to a bot, started, a move, finished, who is online) marks the table; a moment later
+handed to a bot, started, a move, finished) marks the table; a moment later
 (``COALESCE_SECONDS``, so a burst of changes costs one look) each marked table's lobby entry is built
 and compared with the last one published: only an entry that changed is published, with the next
 number of the site's lobby sequence. A move inside a running game changes nothing the lobby shows, so
@@ -42,7 +42,8 @@ log = logging.getLogger("meeple.server")
 MOVE_FIELDS = ("actions", "current_player", "clock", "spectators")
 """What a table's summary carries that changes with moves and time (or is counted per process) and the
 lobby does not show: left out of lobby entries, so a move publishes nothing to the lobby. "My games"
-rows carry whose turn it is and the clocks."""
+rows carry whose turn it is and the clocks. Each seat's ``online`` is left out too: it changes
+whenever a page of the table opens or closes, and the lobby does not show it."""
 COALESCE_SECONDS = 0.1
 RECENT_CHANGES = 256
 """Table changes each process keeps, to send a reconnecting client only what it missed."""
@@ -57,10 +58,9 @@ Send = Callable[[str], Awaitable[None]]
 
 def lobby_entry(summary: JSON) -> JSON:
     """A table's lobby entry from its summary (``LiveTable.summary`` or ``store.summary_of_row``):
-    without ``MOVE_FIELDS``, and a finished table's seats all offline, as ``GET /api/tables`` has them."""
+    without ``MOVE_FIELDS`` and without its seats' ``online``."""
     entry = {key: value for key, value in summary.items() if key not in MOVE_FIELDS}
-    if entry["status"] == FINISHED:
-        entry["seats"] = [{**seat, "online": False} for seat in entry["seats"]]
+    entry["seats"] = [{key: value for key, value in seat.items() if key != "online"} for seat in entry["seats"]]
     return entry
 
 
@@ -252,7 +252,7 @@ class LobbyFeed:
                 log.exception("publishing the lobby entry of table %s failed", table.id)
 
     async def _publish_table(self, table: LiveTable) -> None:
-        summary = table.summary(self.hub.online(table.id))
+        summary = table.summary(set())
         entry = lobby_entry(summary)
         text = hash(dumps(entry))
         turn = hash(dumps([summary["status"], waiting_for(summary)]))

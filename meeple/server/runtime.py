@@ -265,8 +265,8 @@ class TableRuntime:
         """Told of every move this process commits and every start: (table, mover or ``None`` for
         the start, current player before, current player after)."""
         self.change_watchers: list[Callable[[LiveTable], None]] = []
-        """Told of every change of a table this process makes (created, seated, moved, started, finished,
-        who is online): the live lobby (``meeple.server.lobby``)."""
+        """Told of every change of a table this process makes (created, seated, moved, started, finished;
+        not who is online): the live lobby (``meeple.server.lobby``)."""
         hub.listeners.append(self._heard)
         hub.presence_listeners.append(self._presence_lost)
         hub.forward_handler = self._apply_forwarded
@@ -1015,7 +1015,6 @@ class TableRuntime:
                 **table.legal_for(seat), "can_undo": table.undoable_for(seat), "log": [], "patch": {},
             }
         await self.hub.publish(Update(table.id, table.version, table.version, messages), skip)
-        self._changed(table)
 
     async def _queue_bot(self, table: LiveTable, inserted: bool = False) -> None:
         """If a bot must move, make sure its job is queued (``inserted``: the move just did) and wake

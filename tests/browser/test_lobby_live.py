@@ -48,6 +48,13 @@ def test_a_table_and_a_lobby_line_show_in_another_lobby_at_once(browser: Browser
     expect(row).to_be_visible(timeout=LIVE_MS)
     expect(row.locator(".free-seats")).to_have_text("1 free")
 
+    # Another table: its row is added, the rows already shown are left as they are (not drawn again).
+    row.evaluate("element => { element.dataset.kept = 'yes'; }")
+    other = httpx.post(f"{server.url}/api/tables", json={"game": "toy", "players": 2, "seat": 0, "name": "Cy"},
+                       timeout=10).json()["table"]["id"]
+    expect(bob.locator(f"#tables-open .table-row[data-table='{other}']")).to_be_visible(timeout=LIVE_MS)
+    expect(row).to_have_attribute("data-kept", "yes")
+
     # Bob's language changes: the list is drawn again from what was pushed, in his language.
     bob.select_option("#language", "ja")
     expect(bob.locator("#connection")).to_have_text("接続済み")
@@ -74,3 +81,17 @@ def test_my_games_shows_your_turn_as_soon_as_it_is_yours(browser: Browser, serve
     expect(row).to_have_attribute("data-my-turn", "yes")
     expect(bob).to_have_title("● Your turn (1) — My games · meeple")
     assert fetched == []
+
+
+def test_the_lobby_reconnects_after_the_server_restarts_and_catches_up(browser: Browser, server: Server) -> None:
+    bob = browser.new_context().new_page()
+    bob.goto(server.url + "/")
+    connection = bob.locator("#connection")
+    expect(connection).to_have_attribute("data-state", "online", timeout=20_000)
+    server.stop()
+    expect(connection).to_have_text("reconnecting…", timeout=10_000)
+    server.start()
+    expect(connection).to_have_attribute("data-state", "online", timeout=30_000)
+    table_id = httpx.post(f"{server.url}/api/tables", json={"game": "toy", "players": 2, "seat": 0, "name": "Ada"},
+                          timeout=10).json()["table"]["id"]
+    expect(bob.locator(f"#tables-open .table-row[data-table='{table_id}']")).to_be_visible(timeout=LIVE_MS)

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
-from meeple.server.lobby import MOVE_FIELDS, LobbyFeed
+from meeple.server.lobby import MOVE_FIELDS, LobbyFeed, lobby_entry
 from tests.server.conftest import create_table, guest
 from tests.server.test_api import two_player_table
 from tests.server.test_my_games import play
@@ -44,9 +44,10 @@ def feed_of(client: TestClient) -> LobbyFeed:
 
 
 def listed(client: TestClient, table_id: str) -> dict[str, Any]:
-    """The table's entry as ``GET /api/tables`` shows it, without the fields the lobby socket leaves out."""
-    entry = next(t for t in client.get("/api/tables").json()["tables"] if t["id"] == table_id)
-    return {key: value for key, value in entry.items() if key not in MOVE_FIELDS}
+    """The table's entry as ``GET /api/tables`` shows it, without what the lobby socket leaves out."""
+    entry: dict[str, Any] = next(t for t in client.get("/api/tables").json()["tables"] if t["id"] == table_id)
+    assert set(MOVE_FIELDS) - {"spectators"} <= entry.keys() and all("online" in seat for seat in entry["seats"])
+    return lobby_entry(entry)
 
 
 def connect(client: TestClient, query: str = "") -> Any:
@@ -65,6 +66,7 @@ def test_a_table_created_and_joined_and_a_line_said_reach_the_other_lobby_withou
         assert created["table"] == listed(client, table_id)
         assert created["table"]["status"] == "open" and [s["taken"] for s in created["table"]["seats"]] == [True, False]
         assert not MOVE_FIELDS & created["table"].keys()
+        assert not any("online" in seat for seat in created["table"]["seats"])
         assert next_of(ada_ws, "table") == created
 
         assert bob.post(f"/api/tables/{table_id}/join", json={"seat": 1, "name": "Bob"}).status_code == 200

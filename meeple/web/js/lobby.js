@@ -405,15 +405,15 @@ function patchTable(id, table) {
   }
 }
 
-/** What the server lists with these filters, fetched: the first drawing and the fallback while the
- * lobby's socket is down. */
-async function refreshTables() {
+/** What the server lists with these filters, fetched while the lobby's socket is down (`quiet`: the
+ * fallback's own tries, whose failures the header's "reconnecting…" already says). */
+async function refreshTables({ quiet = false } = {}) {
   const query = filterQuery();
   try {
     const { tables } = await api(`/api/tables${query.toString() ? `?${query}` : ""}`);
     setTables(tables);
   } catch (error) {
-    toast(error.message);
+    if (!quiet) toast(error.message);
   }
 }
 
@@ -526,7 +526,7 @@ const channel = new LobbyChannel({
     else if (message.type === "error") toast(refusalText(message.code, message.message));
   },
   poll: () => {
-    refreshTables();
+    refreshTables({ quiet: true });
     refreshLobbyChat();
   },
 });

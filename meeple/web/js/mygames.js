@@ -187,12 +187,13 @@ async function show(data) {
   await draw();
 }
 
-/** The whole list fetched: only while the lobby's socket is down. */
+/** The whole list fetched: only while the lobby's socket is down (whose header says so: a failure
+ * is not shown again). */
 async function refresh() {
   try {
     await show(await api("/api/my/tables"));
-  } catch (error) {
-    toast(error.message);
+  } catch {
+    // the next try, or the socket back, brings the list
   }
 }
 
