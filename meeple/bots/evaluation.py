@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from operator import mul
 from typing import Any
 
 from meeple.core.contract import GameState
@@ -100,18 +101,16 @@ def _palais_royal_progress(state: Any) -> float:
 
 def _citadels_features(state: Any) -> list[list[float]]:
     scores = state.scores()
-    cost = state.rules.cost
+    cost = state.rules.cost.__getitem__
     holder = state.holder
     revealed = state.revealed
     killed = state.killed
+    # the seat holding each character this round that is still to play (a cut-off often falls mid-round)
+    to_play = [holder[c] if not revealed >> c & 1 and c != killed else -1 for c in range(8)]
     rows = []
-    for seat in range(state.players):
-        hand = state.hands[seat]
-        city = state.cities[seat]
-        # the characters it holds this round that are still to play (a cut-off often falls mid-round)
-        pending = [1.0 if holder[c] == seat and not revealed >> c & 1 and c != killed else 0.0 for c in range(8)]
-        rows.append([1.0, float(scores[seat]), float(state.gold[seat]), float(len(hand)),
-                     float(sum(cost[d] for d in hand)), float(len(city)), float(state.crown == seat), *pending])
+    for seat, (hand, city, gold) in enumerate(zip(state.hands, state.cities, state.gold, strict=True)):
+        rows.append([1.0, float(scores[seat]), float(gold), float(len(hand)), float(sum(map(cost, hand))),
+                     float(len(city)), float(state.crown == seat), *[1.0 if p == seat else 0.0 for p in to_play]])
     return rows
 
 
@@ -156,6 +155,7 @@ class ScoreEvaluation:
         self.buckets = [list(weights) for weights in buckets]
         self.temperatures = list(temperatures)
         self.win_weight = win_weight
+        self._blended: dict[float, tuple[list[float], float]] = {}
 
     def _blend(self, progress: float) -> tuple[int, int, float]:
         """The two buckets around ``progress`` and the share of the second."""
@@ -165,14 +165,27 @@ class ScoreEvaluation:
         high = min(low + 1, count - 1)
         return low, high, position - low
 
+    def weights(self, progress: float) -> tuple[list[float], float]:
+        """(the weights blended for ``progress``, the temperature there), worked out once per progress:
+        a game's progress takes few values (Citadels: the longest city's length)."""
+        blended = self._blended.get(progress)
+        if blended is None:
+            low, high, share = self._blend(progress)
+            first, second = self.buckets[low], self.buckets[high]
+            weights = [a + (b - a) * share for a, b in zip(first, second, strict=True)]
+            temperature = self.temperatures[low] + (self.temperatures[high] - self.temperatures[low]) * share
+            if len(self._blended) >= 4096:  # a game whose progress is continuous after all
+                self._blended.clear()
+            blended = self._blended[progress] = (weights, temperature)
+        return blended
+
     def predicted(self, state: GameState[Any]) -> tuple[list[float], float]:
         """(each seat's predicted final score, the softmax temperature at this progress)."""
-        low, high, share = self._blend(self.progress(state))
-        first, second = self.buckets[low], self.buckets[high]
-        weights = [a + (b - a) * share for a, b in zip(first, second, strict=True)]
-        temperature = self.temperatures[low] + (self.temperatures[high] - self.temperatures[low]) * share
+        weights, temperature = self.weights(self.progress(state))
         rows = self.features(state)
-        return [sum(w * f for w, f in zip(weights, row, strict=True)) for row in rows], temperature
+        if rows and len(rows[0]) != len(weights):  # every row comes from the same features
+            raise ValueError(f"{len(rows[0])} features for {len(weights)} weights")
+        return [sum(map(mul, weights, row)) for row in rows], temperature
 
     def __call__(self, state: GameState[Any]) -> list[float]:
         predicted, temperature = self.predicted(state)

@@ -115,16 +115,35 @@ _KIND = attrgetter("kind")
 _GOLD_OR_DRAW = (GOLD, DRAW)
 
 
+class _Public:
+    """What the public facts alone decide: each seat's threat, who nears completion, the rivals' gains of
+    each character. The bot keeps it across decisions while those facts stand (``_Info.public``): every
+    pick of a draft sees the same gold, cities and hand counts, and so does every determinization of
+    the same position."""
+
+    __slots__ = ("gains", "near", "threat")
+
+    def __init__(self, threat: list[float], near: list[int]) -> None:
+        self.threat = threat
+        self.near = near  # the seats within two districts of completing their city
+        self.gains: dict[int, float] = {}  # seat << 3 | character: ``_char_gain`` for a rival
+
+
+#: The most public facts a bot keeps at once (``_Info.public``); past it, it forgets them all.
+_PUBLIC_KEPT = 64
+
+
 class _Info:
     """The public facts of one decision, read once from the seat's lens; what is derived from them
     (threats, who nears completion, what we could build) only when a rule of thumb asks, then kept for
     the rest of the decision, which every action scored shares."""
 
-    __slots__ = ("_buildable", "_dangers", "_hand_counts", "_lens", "_my_types", "_near", "_threat", "cap",
+    __slots__ = ("_bot", "_buildable", "_dangers", "_hand_counts", "_lens", "_my_types", "_public", "cap",
                  "cities", "cost", "gold", "hand", "masks", "me", "n", "points")
 
-    def __init__(self, lens: CitadelsLens) -> None:
+    def __init__(self, lens: CitadelsLens, bot: HeuristicBot) -> None:
         self._lens = lens
+        self._bot = bot
         self.me = lens.seat
         self.n = lens.players
         self.cap = lens.complete_at
@@ -137,9 +156,8 @@ class _Info:
         self._hand_counts: tuple[int, ...] | None = None
         self._my_types = -1
         self._buildable = -1
-        self._threat: list[float] | None = None
+        self._public: _Public | None = None
         self._dangers: list[float] | None = None
-        self._near: list[int] | None = None
 
     @property
     def hand_counts(self) -> tuple[int, ...]:
@@ -178,17 +196,42 @@ class _Info:
         return types
 
     @property
+    def public(self) -> _Public:
+        """The public facts' consequences, from the bot's memory when it met the same facts before.
+
+        They are the rules' costs, points and size of a complete city, gold, the cities and the hand
+        counts; a city never holds a name twice, so its mask says what it holds, and the key is gold,
+        masks and hand counts (the rules are checked by identity)."""
+        public = self._public
+        if public is None:
+            bot = self._bot
+            if bot._public_points is not self.points or bot._public_costs is not self.cost \
+                    or bot._public_cap != self.cap:  # another table's rules
+                bot._public.clear()
+                bot._public_points, bot._public_costs, bot._public_cap = self.points, self.cost, self.cap
+            key = (tuple(self.gold), tuple(self.masks), self.hand_counts)
+            public = bot._public.get(key)
+            if public is None:
+                if len(bot._public) >= _PUBLIC_KEPT:
+                    bot._public.clear()
+                public = bot._public[key] = self._read_public()
+            self._public = public
+        return public
+
+    def _read_public(self) -> _Public:
+        score = self.points.__getitem__
+        cap = self.cap
+        last, second_last = cap - 1, cap - 2
+        # How dangerous each seat is: city points, progress toward completion, gold and cards in reserve.
+        threat = [sum(map(score, city)) + 1.5 * len(city) + 0.3 * gold + 0.3 * held
+                  + (6.0 if len(city) >= last else 2.5 if len(city) >= second_last else 0.0)
+                  for city, gold, held in zip(self.cities, self.gold, self.hand_counts, strict=True)]
+        return _Public(threat, [s for s, city in enumerate(self.cities) if len(city) >= second_last])
+
+    @property
     def threat(self) -> list[float]:
-        """How dangerous each seat is: city points, progress toward completion, gold and cards in reserve."""
-        threat = self._threat
-        if threat is None:
-            score = self.points.__getitem__
-            last, second_last = self.cap - 1, self.cap - 2
-            threat = self._threat = [
-                sum(map(score, city)) + 1.5 * len(city) + 0.3 * gold + 0.3 * held
-                + (6.0 if len(city) >= last else 2.5 if len(city) >= second_last else 0.0)
-                for city, gold, held in zip(self.cities, self.gold, self.hand_counts, strict=True)]
-        return threat
+        """[seat] how dangerous it is (``_read_public``)."""
+        return self.public.threat
 
     @property
     def dangers(self) -> list[float]:
@@ -202,11 +245,7 @@ class _Info:
 
     def near_completion(self, seat: int) -> bool:
         """Whether a seat other than ``seat`` is within two districts of completing its city."""
-        near = self._near
-        if near is None:
-            least = self.cap - 2
-            near = self._near = [s for s, city in enumerate(self.cities) if len(city) >= least]
-        return any(s != seat for s in near)
+        return any(s != seat for s in self.public.near)
 
     def leader(self) -> int:
         """The most dangerous rival (the first in seat order among equals)."""
@@ -237,6 +276,11 @@ class HeuristicBot:
 
     def __init__(self, seed: int | str = 0) -> None:
         self.rng = Rng(seed)
+        # What public facts decide, by the facts (``_Info.public``), for the rules' points and cap below.
+        self._public: dict[tuple[tuple[int, ...], ...], _Public] = {}
+        self._public_points: tuple[int, ...] | None = None
+        self._public_costs: tuple[int, ...] | None = None
+        self._public_cap = -1
 
     # --- entry point ---------------------------------------------------------------------------
 
@@ -250,7 +294,7 @@ class HeuristicBot:
         phase = lens.phase
         if phase == "turn":
             return self._turn(lens, legal)
-        info = _Info(lens)
+        info = _Info(lens, self)
         if phase == "pick":
             return self._pick(lens, info, legal)
         if phase == "discard":
@@ -432,6 +476,15 @@ class HeuristicBot:
             return 1.5 if info.near_completion(seat) else 0.5
         return 0.0
 
+    def _rival_gain(self, info: _Info, seat: int, c: int) -> float:
+        """``_char_gain`` for a seat other than ours: public facts only, so kept with them."""
+        gains = info.public.gains
+        key = seat << 3 | c
+        v = gains.get(key)
+        if v is None:
+            v = gains[key] = self._char_gain(info, seat, c)
+        return v
+
     def _pick(self, lens: CitadelsLens, info: _Info, legal: tuple[Act, ...]) -> Act:
         me = info.me
         gold = info.gold[me]
@@ -443,6 +496,7 @@ class HeuristicBot:
         safer = 0.3 * (gold - 4)
         robbable = 0.1 * (gold - 4)
         gain = self._char_gain
+        rival_gain = self._rival_gain
         scores = []
         for a in legal:
             c = a.a
@@ -453,13 +507,13 @@ class HeuristicBot:
                 else:
                     v -= robbable
             if deny > 0.0:
-                v += 0.15 * gain(info, leader, c) * deny
+                v += 0.15 * rival_gain(info, leader, c) * deny
             scores.append(v)
         return noisy_best(legal, scores, self.rng)
 
     def _discard(self, lens: CitadelsLens, info: _Info, legal: tuple[Act, ...]) -> Act:
         opp = 1 - info.me if info.n == 2 else info.leader()
-        return noisy_best(legal, [self._char_gain(info, opp, a.a) for a in legal], self.rng)
+        return noisy_best(legal, [self._rival_gain(info, opp, a.a) for a in legal], self.rng)
 
     # --- the turn ------------------------------------------------------------------------------
 
@@ -468,7 +522,7 @@ class HeuristicBot:
         if legal == _GOLD_OR_DRAW and not gathered:  # the commonest turn decision: nothing else to weigh
             return self._gather(lens)
         kinds = set(map(_KIND, legal))
-        info = _Info(lens)
+        info = _Info(lens, self)
         if K_KILL in kinds:
             return self._kill(lens, info, legal)
         if K_ROB in kinds:
@@ -553,7 +607,7 @@ class HeuristicBot:
         kills = [a for a in legal if a.kind == K_KILL]
         rows = self._holders(lens, me, [a.a for a in kills])
         dangers = info.dangers
-        gain = self._char_gain
+        gain = self._rival_gain
         scores = []
         for a in kills:
             c = a.a
