@@ -27,6 +27,9 @@ def noisy_best(actions: Sequence[T], scores: Sequence[float], rng: Rng, noise: f
     noise; if v > best: …`` picks, with the same draws, but an action scored more than twice ``noise``
     below the best cannot win whatever its draw, so only the draws of the few close to the best are
     computed (``Rng.random_at``), none when only one is, and the rest skipped."""
+    if len(scores) == 1:
+        rng.skip(1)
+        return actions[0]
     top = max(scores)
     floor = top - 2.0 * noise
     close = [index for index, score in enumerate(scores) if score > floor or score == top]

@@ -145,11 +145,11 @@ class _Info:
         self._lens = lens
         self._bot = bot
         self.me = lens.seat
-        self.n = lens.players
         self.cap = lens.complete_at
         self.cost = lens.district_costs
         self.points = lens.district_points  # under the options: a 5-gold Observatory scores 5
         self.gold = lens.gold
+        self.n = len(self.gold)
         self.cities = lens.cities
         self.masks = lens.city_masks  # [seat] its city as bits: whether a name is built is one shift
         self.hand = lens.hand  # our own hand only
@@ -490,13 +490,18 @@ class HeuristicBot:
         gold = info.gold[me]
         leader = info.leader()
         # Deny what the leading rival would want, if that rival is ahead of us (else it counts 0).
-        deny = max(0.0, info.dangers[leader] - 1.0) if leader >= 0 else 0.0
+        if leader >= 0:
+            threat = info.threat
+            deny = max(0.0, max(0.3, 1.0 + (threat[leader] - threat[me]) / 8.0) - 1.0)  # its danger - 1
+        else:
+            deny = 0.0
         # A rich hand is a Thief's target: ranks the Thief cannot rob are safer.
         rich = gold >= 5
         safer = 0.3 * (gold - 4)
         robbable = 0.1 * (gold - 4)
         gain = self._char_gain
-        rival_gain = self._rival_gain
+        rival_gains = info.public.gains
+        rival = leader << 3
         scores = []
         for a in legal:
             c = a.a
@@ -507,7 +512,10 @@ class HeuristicBot:
                 else:
                     v -= robbable
             if deny > 0.0:
-                v += 0.15 * rival_gain(info, leader, c) * deny
+                g = rival_gains.get(rival | c)
+                if g is None:
+                    g = rival_gains[rival | c] = gain(info, leader, c)
+                v += 0.15 * g * deny
             scores.append(v)
         return noisy_best(legal, scores, self.rng)
 
@@ -522,13 +530,13 @@ class HeuristicBot:
         if legal == _GOLD_OR_DRAW and not gathered:  # the commonest turn decision: nothing else to weigh
             return self._gather(lens)
         kinds = set(map(_KIND, legal))
-        info = _Info(lens, self)
         if K_KILL in kinds:
-            return self._kill(lens, info, legal)
+            return self._kill(lens, _Info(lens, self), legal)
         if K_ROB in kinds:
-            return self._rob(lens, info, legal)
+            return self._rob(lens, _Info(lens, self), legal)
         if TAX in legal:
             return TAX
+        info = _Info(lens, self)
         if K_SWAP in kinds and not gathered:
             swap = self._swap(info, legal)
             if swap is not None:
@@ -607,14 +615,18 @@ class HeuristicBot:
         kills = [a for a in legal if a.kind == K_KILL]
         rows = self._holders(lens, me, [a.a for a in kills])
         dangers = info.dangers
-        gain = self._rival_gain
+        gains = info.public.gains
+        gain = self._char_gain
         scores = []
         for a in kills:
             c = a.a
             v = 0.0
             for s, p in enumerate(rows[c]):
                 if p and s != me:
-                    v += p * dangers[s] * (gain(info, s, c) + 3.0)
+                    g = gains.get(s << 3 | c)
+                    if g is None:
+                        g = gains[s << 3 | c] = gain(info, s, c)
+                    v += p * dangers[s] * (g + 3.0)
             scores.append(v)
         return noisy_best(kills, scores, self.rng)
 
