@@ -10,6 +10,7 @@ import pytest
 from meeple import load_game
 from meeple.bots.heuristics import GameHeuristicBot
 from meeple.bots.heuristics.citadels import HeuristicBot
+from meeple.core.rng import Rng
 from meeple.simulate import play_bot_game
 from tests.bots.walks import count_blind_decisions, count_legal_choices, mean_seconds_per_decision, wins_against_random
 
@@ -77,4 +78,42 @@ def test_the_bot_values_districts_at_their_points_under_the_options() -> None:
 
     for cost in (4, 5):
         state = GAME.new_game(players=4, seed=3, options={"observatory_cost": cost})
-        assert _Info(state.lens(0)).points[OBSERVATORY] == cost == state.rules.points[OBSERVATORY]
+        assert _Info(state.lens(0), HeuristicBot()).points[OBSERVATORY] == cost == state.rules.points[OBSERVATORY]
+
+
+def _walk_positions(players: int, seed: int, options: dict[str, Any] | None) -> list[Any]:
+    """Every position with a choice of a game between heuristic bots that play a random move one time
+    in four (as rollouts and determinized worlds wander off the heuristic's own line)."""
+    state = GAME.new_game(players=players, seed=seed, options=options)
+    bots = [HeuristicBot(10 * seed + seat) for seat in range(players)]
+    deviate = Rng(seed)
+    found = []
+    while not state.is_over:
+        legal = state.legal_actions()
+        if len(legal) > 1:
+            found.append(state.clone())
+        seat = state.current_player
+        state.apply(deviate.choice(legal) if deviate.random() < 0.25 else bots[seat].choose(state))
+    return found
+
+
+def test_a_bot_that_kept_facts_from_other_positions_and_rules_decides_as_a_fresh_one() -> None:
+    """The bot keeps what the public facts decide (threats, rivals' gains) across decisions, for the
+    rules of the table it read them under. One bot deciding on the positions of games under two rule
+    sets that differ only in the size of a complete city (the same seed: the same public facts until
+    the size matters), in turn, chooses at every one what a bot with nothing kept chooses from the same
+    generator state, and leaves that generator where the fresh one does."""
+    games = [_walk_positions(4, seed, {"complete_at": cap}) for seed in (1, 2) for cap in (7, 8)]
+    games += [_walk_positions(players, 3, None) for players in (2, 5)]
+    kept = HeuristicBot(5)
+    compared = 0
+    for step in range(max(len(game) for game in games)):
+        for game in games:
+            if step >= len(game):
+                continue
+            fresh = HeuristicBot()
+            fresh.rng.state = kept.rng.state
+            assert kept.choose(game[step]) is fresh.choose(game[step]), (step, game[step].rules.cap)
+            assert kept.rng.state == fresh.rng.state
+            compared += 1
+    assert compared > 500

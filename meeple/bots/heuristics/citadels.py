@@ -145,9 +145,14 @@ class _Info:
         self._lens = lens
         self._bot = bot
         self.me = lens.seat
-        self.cap = lens.complete_at
-        self.cost = lens.district_costs
-        self.points = lens.district_points  # under the options: a 5-gold Observatory scores 5
+        # Under the options (a 5-gold Observatory scores 5). Each table's rules have their own points, so
+        # the same points are the same rules: their costs and complete city as the bot read them before.
+        self.points = points = lens.district_points
+        if points is not bot._points:  # another table's rules: what the bot kept was for others
+            bot._public.clear()
+            bot._points, bot._costs, bot._cap = points, lens.district_costs, lens.complete_at
+        self.cost = bot._costs
+        self.cap = bot._cap
         self.gold = lens.gold
         self.n = len(self.gold)
         self.cities = lens.cities
@@ -201,14 +206,10 @@ class _Info:
 
         They are the rules' costs, points and size of a complete city, gold, the cities and the hand
         counts; a city never holds a name twice, so its mask says what it holds, and the key is gold,
-        masks and hand counts (the rules are checked by identity)."""
+        masks and hand counts (the rules are the bot's, see ``__init__``)."""
         public = self._public
         if public is None:
             bot = self._bot
-            if bot._public_points is not self.points or bot._public_costs is not self.cost \
-                    or bot._public_cap != self.cap:  # another table's rules
-                bot._public.clear()
-                bot._public_points, bot._public_costs, bot._public_cap = self.points, self.cost, self.cap
             key = (tuple(self.gold), tuple(self.masks), self.hand_counts)
             public = bot._public.get(key)
             if public is None:
@@ -276,11 +277,11 @@ class HeuristicBot:
 
     def __init__(self, seed: int | str = 0) -> None:
         self.rng = Rng(seed)
-        # What public facts decide, by the facts (``_Info.public``), for the rules' points and cap below.
+        # What public facts decide, by the facts (``_Info.public``), under the rules below.
         self._public: dict[tuple[tuple[int, ...], ...], _Public] = {}
-        self._public_points: tuple[int, ...] | None = None
-        self._public_costs: tuple[int, ...] | None = None
-        self._public_cap = -1
+        self._points: tuple[int, ...] | None = None
+        self._costs: tuple[int, ...] = ()
+        self._cap = 0
 
     # --- entry point ---------------------------------------------------------------------------
 
