@@ -804,10 +804,14 @@ class CitadelsState(GameState[Act]):
     def _do_build(self, action: Act) -> None:
         seat = self.cur
         log = self.log
+        rules = self.rules
         d = action.a
-        price = self.rules.cost[d]
-        self.hands[seat].remove(d)
-        self._removed_in_public(seat, d)
+        price = rules.cost[d]
+        hand = self.hands[seat]
+        hand.remove(d)
+        # The knowledge event: ``d`` has just left the hand in front of everybody.
+        self._pending.append((CitadelsState._update_others_watching,
+                              (seat, seat, removed_in_public, seat, d, len(hand) + 1)))
         self.gold[seat] -= price
         city = self.cities[seat]
         city.append(d)
@@ -816,7 +820,7 @@ class CitadelsState(GameState[Act]):
         log.append((-1, E_BUILD, seat, d, price))
         if d == HAUNTED_QUARTER:
             self.hq_round = self.round_no
-        if len(city) == self.rules.cap:
+        if len(city) == rules.cap:
             first = self.first_complete < 0
             if first:
                 self.first_complete = seat
@@ -1100,11 +1104,6 @@ class CitadelsState(GameState[Act]):
         """``_update_others`` for an event that concerns no record unless one knows something of ``loc``."""
         if self._watch_hands >> loc & 1:
             self._update_others(seat, update, *args)
-
-    def _removed_in_public(self, seat: int, card: int) -> None:
-        """``card`` has just left ``seat``'s hand in front of everybody."""
-        self._pending.append((CitadelsState._update_others_watching,
-                              (seat, seat, removed_in_public, seat, card, len(self.hands[seat]) + 1)))
 
     def _gained_in_public(self, seat: int, card: int) -> None:
         self._pending.append((CitadelsState._update_others, (seat, gained_in_public, seat, card)))
