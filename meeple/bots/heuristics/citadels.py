@@ -121,12 +121,14 @@ class _Public:
     pick of a draft sees the same gold, cities and hand counts, and so does every determinization of
     the same position."""
 
-    __slots__ = ("gains", "near", "threat")
+    __slots__ = ("dangers", "gains", "leaders", "near", "threat")
 
     def __init__(self, threat: list[float], near: list[int]) -> None:
         self.threat = threat
         self.near = near  # the seats within two districts of completing their city
         self.gains: dict[int, float] = {}  # seat << 3 | character: ``_char_gain`` for a rival
+        self.leaders: dict[int, int] = {}  # seat: its most dangerous rival (``_Info.leader``)
+        self.dangers: dict[int, list[float]] = {}  # seat: ``_Info.dangers`` as it sees them
 
 
 #: The most public facts a bot keeps at once (``_Info.public``); past it, it forgets them all.
@@ -239,9 +241,13 @@ class _Info:
         """[seat] a weight ≥ 0.3 for hurting that seat: bigger for rivals ahead of us."""
         dangers = self._dangers
         if dangers is None:
-            threat = self.threat
-            mine = threat[self.me]
-            dangers = self._dangers = [max(0.3, 1.0 + (t - mine) / 8.0) for t in threat]
+            public = self.public
+            dangers = public.dangers.get(self.me)
+            if dangers is None:
+                threat = public.threat
+                mine = threat[self.me]
+                dangers = public.dangers[self.me] = [max(0.3, 1.0 + (t - mine) / 8.0) for t in threat]
+            self._dangers = dangers
         return dangers
 
     def near_completion(self, seat: int) -> bool:
@@ -250,12 +256,15 @@ class _Info:
 
     def leader(self) -> int:
         """The most dangerous rival (the first in seat order among equals)."""
-        threat = self.threat
-        best, who = -1e9, -1
+        public = self.public
         me = self.me
-        for s, t in enumerate(threat):
-            if s != me and t > best:
-                best, who = t, s
+        who = public.leaders.get(me)
+        if who is None:
+            best, who = -1e9, -1
+            for s, t in enumerate(public.threat):
+                if s != me and t > best:
+                    best, who = t, s
+            public.leaders[me] = who
         return who
 
     def useless(self) -> list[int]:
