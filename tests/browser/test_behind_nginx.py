@@ -1,6 +1,7 @@
 """Chromium through the documented nginx site (``tests/nginx_proxy.py``) at an https public URL: the
-lobby shares the public address, the table page's socket is ``wss://`` and online, the seat cookie is
-Secure and kept, and a friend who follows the invite link sits down and the game starts for both."""
+lobby shares the public address, the lobby's and the table page's sockets are ``wss://`` (the table's
+online), the seat cookie is Secure and kept, and a friend who follows the invite link sits down and
+the game starts for both."""
 
 from __future__ import annotations
 
@@ -38,8 +39,10 @@ def test_two_friends_play_through_nginx_over_https(browser: Browser, tmp_path: P
         ada.wait_for_url(TABLE_URL)
         table_id = ada.url.rsplit("/", 1)[1]
         expect(ada.locator("#connection")).to_have_attribute("data-state", "online")
-        assert sockets and all(url.startswith(f"wss://localhost:{public.rsplit(':', 1)[1]}/ws/tables/")
-                               for url in sockets), sockets
+        # the lobby's socket, then the table's: both wss:// through nginx
+        origin = f"wss://localhost:{public.rsplit(':', 1)[1]}"
+        assert [url.split("?")[0] for url in sockets] == [f"{origin}/ws/lobby", f"{origin}/ws/tables/{table_id}"], \
+            sockets
         seat_cookie = next(c for c in ada_context.cookies() if c["name"] == f"meeple_seat_{table_id}")
         assert seat_cookie["secure"] and seat_cookie["httpOnly"]
         invite = ada.locator(".invite-link").first
