@@ -192,3 +192,13 @@ def test_a_finished_table_is_pushed_as_the_endpoint_lists_it(client: TestClient)
             finished = next_of(ws, "table")
         assert finished["table"] == listed(client, table_id)
         assert finished["table"]["scores"] is not None and finished["table"]["winners"]
+
+
+def test_a_page_of_another_origin_cannot_open_the_lobby_socket(client: TestClient) -> None:
+    """The lobby socket reads the seat cookies (My games): a foreign page is refused before that."""
+    table_id, bob = two_player_table(client)
+    with bob.websocket_connect("/ws/lobby?topics=my", headers={"Origin": "http://evil.example"}) as ws:
+        refusal = ws.receive_json()
+    assert refusal["code"] == "forbidden_origin"
+    with bob.websocket_connect("/ws/lobby?topics=my", headers={"Origin": "http://testserver"}) as ws:
+        assert [t["id"] for t in next_of(ws, "my")["tables"]] == [table_id]
