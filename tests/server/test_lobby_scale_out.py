@@ -1,6 +1,6 @@
 """The live lobby across two server processes sharing PostgreSQL and Redis: a table created, a seat
 taken, a lobby line said and a turn passed through one process reach the lobby and "My games" sockets
-the other process holds."""
+the other process holds, and a page that left one process resumes on the other from its sequence."""
 
 from __future__ import annotations
 
@@ -34,11 +34,13 @@ def test_a_table_a_line_and_a_turn_made_through_one_process_reach_lobby_sockets_
     a = Process.server(site, tmp_path, "a")
     b = Process.server(site, tmp_path, "b")
     processes += [a, b]
-    ws_b = b.url.replace("http://", "ws://")
+    ws_a, ws_b = a.url.replace("http://", "ws://"), b.url.replace("http://", "ws://")
 
     async def scenario() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], dict[str, Any]]:
         import websockets
 
+        async with websockets.connect(f"{ws_a}/ws/lobby") as before:  # a page that will reconnect later
+            where = await next_matching(before, "tables")
         async with websockets.connect(f"{ws_b}/ws/lobby") as lobby:
             assert (await next_matching(lobby, "tables"))["type"] == "tables"
             created = httpx.post(f"{a.url}/api/tables", json={"game": "toy", "players": 2, "seat": 0, "name": "Ada"})
@@ -60,6 +62,14 @@ def test_a_table_a_line_and_a_turn_made_through_one_process_reach_lobby_sockets_
                                json={"action": state["legal"][0], "version": state["version"]})
             assert moved.status_code == 200, moved.text
             turn = await next_matching(my, "my_table", id=table_id, my_turn=True)
+        # The page that left A reconnects to B with the sequence it had: B heard every change since
+        # (the sequence is the site's, in Redis), so it is sent just those.
+        async with websockets.connect(f"{ws_b}/ws/lobby?epoch={where['epoch']}&since={where['seq']}") as back:
+            resumed = await next_matching(back, "resumed")
+            missed = [json.loads(await asyncio.wait_for(back.recv(), 20)) for _ in range(resumed["missed"])]
+        assert [m["seq"] for m in missed] == list(range(where["seq"] + 1, resumed["seq"] + 1))
+        ours = [m["table"] for m in missed if m["table"]["id"] == table_id]  # (another test's site may share Redis)
+        assert ours[0] == opened["table"] and ours[-1] == started["table"]
         return opened, heard, started, turn
 
     opened, heard, started, turn = aio.run(scenario())
