@@ -596,7 +596,8 @@ class Store:
                     open_seats: bool = False, mode: str | None = None) -> list[JSON]:
         """Open and running tables newest first, then finished ones newest first: from the database,
         so every process lists every table. ``game`` and ``mode`` keep one game's or one mode's
-        tables; ``open_seats`` keeps the unfinished tables where a person's seat is still free."""
+        tables; ``open_seats`` keeps the unfinished tables where a person's seat is still free (the rule
+        ``lobby.has_free_seat`` applies to an entry the live lobby pushes)."""
         result: list[JSON] = []
         filters = [] if game is None else [GameTable.game == game]
         if mode is not None:

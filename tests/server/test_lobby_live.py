@@ -34,8 +34,8 @@ def nothing_more(ws: WebSocketTestSession) -> list[dict[str, Any]]:
 
 def settle(client: TestClient) -> None:
     """Let the feed publish what is marked (it looks a moment after a change)."""
-    feed = feed_of(client)
-    client.portal.call(feed.flush)  # type: ignore[attr-defined]
+    assert client.portal is not None  # the app is running (its lifespan entered)
+    client.portal.call(feed_of(client).flush)
 
 
 def feed_of(client: TestClient) -> LobbyFeed:
