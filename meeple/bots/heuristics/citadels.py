@@ -389,43 +389,47 @@ class HeuristicBot:
 
     def _holders(self, lens: CitadelsLens, me: int, characters: list[int]) -> dict[int, list[float]]:
         """For each of ``characters``, [seat] the chance that the seat holds it, from what this seat saw
-        this round."""
+        this round (rows to read, not to change: the characters no rival can hold share one)."""
         n = lens.players
         revealed = lens.revealed
         character = lens.character
-        faceup = lens.face_up
-        seen_down = lens.leftover_seen
-        mine = lens.my_characters  # our own characters only
         order = lens.pick_order  # [pick step] the seat that picks
-        my_steps = [k for k, s in enumerate(order) if s == me]  # which pick steps were ours
-        my_picks = lens.offered_pools
-        narrowing = min(len(my_picks), len(my_steps))
+        others = [(k, s) for k, s in enumerate(order) if s != me]  # the rivals' pick steps
+        # Our pick steps, each with the pool we were offered there.
+        ours = list(zip([k for k, s in enumerate(order) if s == me], [pool for pool, _took in lens.offered_pools],
+                        strict=False))  # a pool for each of our steps so far
+        # Face up, ours, or the draft's leftover we saw go face down.
+        known = {*lens.face_up, *lens.my_characters, lens.leftover_seen}
+        nobody = [0.0] * n
+        steps = len(order)
         rows: dict[int, list[float]] = {}
         for c in characters:
-            row = rows[c] = [0.0] * n
-            if c in faceup or c == seen_down or c in mine:
+            if c in known:
+                rows[c] = nobody
                 continue
             holder = revealed[c]
             if holder >= 0:
+                row = rows[c] = [0.0] * n
                 row[holder] = 1.0
                 continue
             # A rank called this round that did not answer is held by nobody (or was murdered).
             if c < character:
+                rows[c] = nobody
                 continue
             # The pick steps it may have gone to: each pool we saw puts it after our pick (it was in the
             # pool and we passed it on) or before (it was missing), an open interval of steps.
-            after, before = -1, len(order)
-            for idx in range(narrowing):
-                step = my_steps[idx]
-                if c in my_picks[idx][0]:
+            after, before = -1, steps
+            for step, pool in ours:
+                if c in pool:
                     if step > after:
                         after = step
                 elif step < before:
                     before = step
-            seats = [order[k] for k in range(after + 1, before) if order[k] != me]
-            total = len(seats) + 1.0  # and the chance it went face down
+            seats = [s for k, s in others if after < k < before]
+            share = 1.0 / (len(seats) + 1.0)  # and the chance it went face down
+            row = rows[c] = [0.0] * n
             for s in seats:
-                row[s] += 1.0 / total
+                row[s] += share
         return rows
 
     def _char_gain(self, info: _Info, seat: int, c: int) -> float:
