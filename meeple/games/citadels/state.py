@@ -225,6 +225,10 @@ _SMITHY_BIT = 1 << SMITHY
 _OBS_BIT = 1 << OBSERVATORY
 _LIB_BIT = 1 << LIBRARY
 _GRAVE_BIT = 1 << GRAVEYARD
+_HAUNTED_BIT = 1 << HAUNTED_QUARTER
+_MAP_ROOM_BIT = 1 << MAP_ROOM
+_TREASURY_BIT = 1 << IMPERIAL_TREASURY
+_ALL_TYPES = (1 << len(_TYPE_MASKS)) - 1
 
 
 
@@ -1128,31 +1132,29 @@ class CitadelsState(GameState[Act]):
     # --- scoring -------------------------------------------------------------------------------
 
     def _district_points(self, seat: int) -> int:
-        points = self.rules.points
-        return sum(points[d] for d in self.cities[seat])
+        return sum(map(self.rules.points.__getitem__, self.cities[seat]))
+
+    def _has_five_types(self, seat: int) -> bool:
+        """The five types' bonus (§3.2): the Haunted Quarter counts as any type, except when built in the
+        last round under the rule that forbids it then; it is no type of its own."""
+        mask = self.masks[seat]
+        types = 0
+        for t, bits in enumerate(_TYPE_MASKS):
+            if mask & bits & ~_HAUNTED_BIT:
+                types |= 1 << t
+        if not mask & _HAUNTED_BIT:
+            return types == _ALL_TYPES
+        if self.rules.haunted_last_round or self.phase != P_OVER or self.hq_round != self.round_no:
+            return types.bit_count() >= len(_TYPE_MASKS) - 1
+        return types | 1 << UNIQUE == _ALL_TYPES
 
     def score_breakdown(self, seat: int) -> dict[str, int]:
         """Each scoring item of §3.2 for one seat (final once the game is over)."""
-        rules = self.rules
-        city = self.cities[seat]
-        types = 0
-        has_hq = False
-        for d in city:
-            if d == HAUNTED_QUARTER:
-                has_hq = True
-            else:
-                types |= 1 << DISTRICT_TYPE[d]
-        type_count = bin(types).count("1")
-        if has_hq:
-            flexible = rules.haunted_last_round or self.phase != P_OVER or self.hq_round != self.round_no
-            five = type_count >= 4 if flexible else types | 1 << UNIQUE == 31
-        else:
-            five = type_count == 5
-        complete = len(city) >= rules.cap
+        complete = len(self.cities[seat]) >= self.rules.cap
         mask = self.masks[seat]
         return {
             "districts": self._district_points(seat),
-            "five_types": 3 if five else 0,
+            "five_types": 3 if self._has_five_types(seat) else 0,
             "first_complete": 4 if self.first_complete == seat else 0,
             "complete": 2 if complete and self.first_complete != seat else 0,
             "map_room": len(self.hands[seat]) if mask & (1 << MAP_ROOM) else 0,
@@ -1160,7 +1162,25 @@ class CitadelsState(GameState[Act]):
         }
 
     def scores(self) -> list[int]:
-        return [sum(self.score_breakdown(s).values()) for s in range(self.players)]
+        """Each seat's sum of ``score_breakdown``, added up without its dictionaries: the search's
+        evaluation reads the totals at every rollout's cut."""
+        cap = self.rules.cap
+        first = self.first_complete
+        totals = []
+        for seat, (city, mask) in enumerate(zip(self.cities, self.masks, strict=True)):
+            total = self._district_points(seat)
+            if self._has_five_types(seat):
+                total += 3
+            if first == seat:
+                total += 4
+            elif len(city) >= cap:
+                total += 2
+            if mask & _MAP_ROOM_BIT:
+                total += len(self.hands[seat])
+            if mask & _TREASURY_BIT:
+                total += self.gold[seat]
+            totals.append(total)
+        return totals
 
     def _best_rank(self, seat: int) -> int:
         ranks = [c for c in range(8) if self.holder[c] == seat]

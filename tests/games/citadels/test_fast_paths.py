@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+from itertools import combinations
+
 import pytest
 
 from meeple.games.citadels.actions import DESTROY, K_DESTROY, Act
-from meeple.games.citadels.data import DISTRICT_SLUGS, GREAT_WALL, KEEP, KIND_COUNT
-from meeple.games.citadels.state import CitadelsState
+from meeple.games.citadels.data import (
+    DISTRICT_SLUGS,
+    DISTRICT_TYPE,
+    GREAT_WALL,
+    HAUNTED_QUARTER,
+    IMPERIAL_TREASURY,
+    KEEP,
+    KIND_COUNT,
+    MAP_ROOM,
+    UNIQUE,
+)
+from meeple.games.citadels.state import P_OVER, P_TURN, CitadelsState
 from tests.games.citadels.helpers import new_state, set_table, start_action_phase
 
 
@@ -38,3 +50,44 @@ def test_the_warlords_targets_are_the_districts_he_can_pay_for(options: dict[str
                 assert destroys == _plain_destroys(s, gold), (options, chunk, walled, gold)
                 seen += len(destroys)
     assert seen
+
+
+def _plain_breakdown(state: CitadelsState, seat: int) -> dict[str, int]:
+    """§3.2 read directly from the city's list of districts."""
+    city = state.cities[seat]
+    types = {DISTRICT_TYPE[d] for d in city if d != HAUNTED_QUARTER}
+    if HAUNTED_QUARTER in city:
+        any_type = state.rules.haunted_last_round or state.phase != P_OVER or state.hq_round != state.round_no
+        five = len(types) >= 4 if any_type else len(types | {UNIQUE}) == 5
+    else:
+        five = len(types) == 5
+    first = state.first_complete == seat
+    return {
+        "districts": sum(state.rules.points[d] for d in city),
+        "five_types": 3 if five else 0,
+        "first_complete": 4 if first else 0,
+        "complete": 2 if len(city) >= state.rules.cap and not first else 0,
+        "map_room": len(state.hands[seat]) if MAP_ROOM in city else 0,
+        "imperial_treasury": state.gold[seat] if IMPERIAL_TREASURY in city else 0,
+    }
+
+
+@pytest.mark.parametrize("haunted_last_round", [True, False])
+def test_the_scores_are_the_sums_of_the_rules_items(haunted_last_round: bool) -> None:
+    # One district of each type but the unique, three unique ones that score, and the Haunted Quarter:
+    # every city of up to 7 of them, in and out of the final round's scoring.
+    names = ["manor", "temple", "market", "watchtower", "haunted_quarter", "map_room", "imperial_treasury",
+             "school_of_magic"]
+    checked = 0
+    for size in range(8):
+        for city in combinations(names, size):
+            s = new_state(4, {"haunted_last_round": haunted_last_round})
+            set_table(s, cities={0: list(city), 2: list(city[:2])}, hands={0: ["tavern"] * size}, gold={0: 3})
+            s.first_complete = 2 if size == 7 else -1
+            for phase, hq_round in ((P_TURN, s.round_no), (P_OVER, s.round_no), (P_OVER, s.round_no - 1)):
+                s.phase, s.hq_round = phase, hq_round
+                plain = [_plain_breakdown(s, seat) for seat in range(4)]
+                assert [s.score_breakdown(seat) for seat in range(4)] == plain, (city, phase, hq_round)
+                assert s.scores() == [sum(items.values()) for items in plain], (city, phase, hq_round)
+                checked += 1
+    assert checked == 3 * 2**8 - 3  # every subset but the one of all 8
