@@ -47,7 +47,6 @@ from meeple.games.citadels.state import (
     P_REDRAW,
     PHASE_NAMES,
     S_AUTO_FD,
-    S_PICK,
 )
 
 if TYPE_CHECKING:
@@ -191,17 +190,17 @@ class CitadelsLens(Lens):
 
     @property
     def my_characters(self) -> tuple[int, ...]:
-        holder = self._state.holder
         seat = self.seat
-        return tuple(c for c in range(8) if holder[c] == seat)
+        return tuple([c for c, holder in enumerate(self._state.holder) if holder == seat])
 
     @property
     def revealed(self) -> tuple[int, ...]:
         """[character] its holder once revealed (every one at game over), else -1."""
         state = self._state
-        holder = state.holder
-        bits = 0xFF if state.phase == P_OVER else state.revealed
-        return tuple(holder[c] if bits >> c & 1 and holder[c] >= 0 else -1 for c in range(8))
+        if state.phase == P_OVER:
+            return tuple(state.holder)  # -1 where nobody held it
+        bits = state.revealed
+        return tuple([holder if bits >> c & 1 else -1 for c, holder in enumerate(state.holder)])
 
     murdered: int = reads("killed")
     robbed: int = reads("robbed")
@@ -311,21 +310,14 @@ class CitadelsLens(Lens):
     def pick_order(self) -> list[int]:
         """The seats that pick a character this round, in their order (public from the crown)."""
         state = self._state
-        seats = [st for st, kind, _ in state.steps if kind == S_PICK]
-        script = state.rules.script
-        if state.draft_idx < len(script):
-            crown, n = state.crown, state.players
-            seats += [(crown + offset) % n for offset, kind in script[state.draft_idx:] if kind == S_PICK]
-        return seats
+        return list(state.rules.pick_orders[state.round_crown()])
 
     @property
     def offered_pools(self) -> list[tuple[tuple[int, ...], int]]:
         """This round's picks by the seat, in order: (the characters it was offered, the one it took)."""
         seat = self.seat
-        log = self._state.log
         picks = []
-        for i in range(len(log) - 1, -1, -1):
-            entry = log[i]
+        for entry in reversed(self._state.log):
             if entry[1] == E_ROUND and entry[0] < 0:
                 break
             if entry[0] == seat and entry[1] == E_PICKED:

@@ -243,7 +243,8 @@ class Rules:
         "affordable", "bonus_after_gather", "bonus_start", "build_cap", "cap", "cost", "deck_preset",
         "destroy_prices", "destroyable", "draft_turns",
         "first_crown_random", "great_wall_self", "haunted_last_round", "keep_all", "lab_gold", "max_rounds",
-        "overbuild", "players", "points", "script", "script_len", "smithy_draw", "smithy_price", "tie_rank",
+        "overbuild", "pick_orders", "players", "points", "script", "script_len", "smithy_draw", "smithy_price",
+        "tie_rank",
     )
 
     def __init__(self, players: int, options: dict[str, Any]) -> None:
@@ -255,6 +256,10 @@ class Rules:
         self.draft_turns: tuple[tuple[tuple[int, int] | None, ...], ...] = tuple(
             (*(((crown + offset) % players, P_PICK if kind == S_PICK else P_DISCARD) for offset, kind in self.script),
              None)
+            for crown in range(players))
+        #: By the round's crown: the seats that pick a character, in their order.
+        self.pick_orders: tuple[tuple[int, ...], ...] = tuple(
+            tuple((crown + offset) % players for offset, kind in self.script if kind == S_PICK)
             for crown in range(players))
         complete_at = options["complete_at"]
         if complete_at is None:
@@ -469,6 +474,13 @@ class CitadelsState(GameState[Act]):
         self.smithy_used = False
 
     # --- selection phase -----------------------------------------------------------------------
+
+    def round_crown(self) -> int:
+        """The seat that held the crown when this round's draft began (a revealed King may take it since):
+        the draft's script runs from it, and its first step, recorded after the face-down deal, shows it."""
+        if self.draft_idx < self.rules.script_len:
+            return self.crown
+        return (self.steps[1][0] - self.rules.script[0][0]) % self.players
 
     def _start_round(self) -> None:
         """Shuffle the characters, deal the face-up and face-down discards, open the draft (§2.2)."""
@@ -1138,6 +1150,8 @@ class CitadelsState(GameState[Act]):
         """The five types' bonus (§3.2): the Haunted Quarter counts as any type, except when built in the
         last round under the rule that forbids it then; it is no type of its own."""
         mask = self.masks[seat]
+        if mask.bit_count() < len(_TYPE_MASKS):  # five types take five districts, the Quarter being one
+            return False
         types = 0
         for t, bits in enumerate(_TYPE_MASKS):
             if mask & bits & ~_HAUNTED_BIT:
@@ -1164,12 +1178,14 @@ class CitadelsState(GameState[Act]):
     def scores(self) -> list[int]:
         """Each seat's sum of ``score_breakdown``, added up without its dictionaries: the search's
         evaluation reads the totals at every rollout's cut."""
+        points = self.rules.points.__getitem__
         cap = self.rules.cap
         first = self.first_complete
+        five_types = self._has_five_types
         totals = []
         for seat, (city, mask) in enumerate(zip(self.cities, self.masks, strict=True)):
-            total = self._district_points(seat)
-            if self._has_five_types(seat):
+            total = sum(map(points, city))  # _district_points
+            if five_types(seat):
                 total += 3
             if first == seat:
                 total += 4

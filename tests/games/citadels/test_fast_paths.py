@@ -6,6 +6,9 @@ from itertools import combinations
 
 import pytest
 
+from meeple import load_game
+from meeple.bots import RandomBot
+from meeple.core.rng import Rng
 from meeple.games.citadels.actions import DESTROY, K_DESTROY, Act
 from meeple.games.citadels.data import (
     DISTRICT_SLUGS,
@@ -18,7 +21,9 @@ from meeple.games.citadels.data import (
     MAP_ROOM,
     UNIQUE,
 )
-from meeple.games.citadels.state import P_OVER, P_TURN, CitadelsState
+from meeple.games.citadels.events import E_PICKED, E_ROUND
+from meeple.games.citadels.observation import CitadelsLens
+from meeple.games.citadels.state import P_OVER, P_TURN, S_PICK, CitadelsState
 from tests.games.citadels.helpers import new_state, set_table, start_action_phase
 
 
@@ -91,3 +96,39 @@ def test_the_scores_are_the_sums_of_the_rules_items(haunted_last_round: bool) ->
                 assert s.scores() == [sum(items.values()) for items in plain], (city, phase, hq_round)
                 checked += 1
     assert checked == 3 * 2**8 - 3  # every subset but the one of all 8
+
+
+def _plain_pick_order(state: CitadelsState) -> list[int]:
+    """The round's pickers: those recorded so far, then the script's from the crown."""
+    seats = [seat for seat, kind, _ in state.steps if kind == S_PICK]
+    crown, n = state.crown, state.players
+    return seats + [(crown + offset) % n for offset, kind in state.rules.script[state.draft_idx:] if kind == S_PICK]
+
+
+def _plain_offered_pools(state: CitadelsState, seat: int) -> list[tuple[tuple[int, ...], int]]:
+    """The seat's picks logged since the round began."""
+    start = max(i for i, entry in enumerate(state.log) if entry[1] == E_ROUND and entry[0] < 0)
+    return [(entry[3], entry[4]) for entry in state.log[start:] if entry[0] == seat and entry[1] == E_PICKED]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7])
+def test_the_lens_reads_the_draft_as_the_state_records_it(players: int) -> None:
+    # Every position of a random game, its clone, its JSON form loaded again and a world of each seat's.
+    game = load_game("citadels")
+    state = new_state(players, seed=players)
+    bot = RandomBot(players)
+    checked = 0
+    while True:
+        copies = [state.clone(), game.from_json(state.to_json()),
+                  *(state.determinize(seat, Rng(checked + seat)) for seat in range(players))]
+        for copy in [state, *copies]:
+            assert isinstance(copy, CitadelsState)
+            for seat in range(players):
+                lens = CitadelsLens(copy, seat)
+                assert lens.pick_order == _plain_pick_order(copy)
+                assert lens.offered_pools == _plain_offered_pools(copy, seat)
+                checked += 1
+        if state.is_over:
+            break
+        state.apply(bot.choose(state))
+    assert checked > 1000
