@@ -16,11 +16,11 @@ import logging
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from meeple.core.contract import JSON
 from meeple.server.jsontext import dumps
-from meeple.server.limits import MAX_MESSAGE_CHARS
 from meeple.server.lobby import DEFAULT_TOPICS, TOPICS, Filters, LobbyFeed, LobbySocket, Send
-from meeple.server.routes.common import account_of, json_object, seat_token_hashes
-from meeple.server.routes.sockets import INTERNAL_ERROR_CLOSE, ClientGone, sender_of
+from meeple.server.routes.common import account_of, seat_token_hashes
+from meeple.server.routes.sockets import INTERNAL_ERROR_CLOSE, ClientGone, message_of, sender_of, texts_of
 from meeple.server.runtime import Refused
 
 log = logging.getLogger("meeple.server")
@@ -76,12 +76,9 @@ async def lobby_socket(websocket: WebSocket) -> None:
         log.info("a lobby client left before its first message")
         return
     try:
-        while True:
-            frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect":
-                break
+        async for text in texts_of(websocket):
             try:
-                await handle_message(feed, socket, frame.get("text"))
+                await handle_message(feed, socket, message_of(text))
             except Refused as refusal:
                 await socket.send(dumps(refusal.to_json()))
     except (WebSocketDisconnect, ClientGone):
@@ -95,13 +92,8 @@ async def lobby_socket(websocket: WebSocket) -> None:
         feed.leave(socket)
 
 
-async def handle_message(feed: LobbyFeed, socket: LobbySocket, text: str | None) -> None:
+async def handle_message(feed: LobbyFeed, socket: LobbySocket, message: JSON) -> None:
     """A message from the page; anything wrong is refused and changes nothing (the socket stays open)."""
-    if text is None:
-        raise Refused("malformed", "binary frames are not accepted; send JSON text")
-    if len(text) > MAX_MESSAGE_CHARS:
-        raise Refused("too_large", f"messages are limited to {MAX_MESSAGE_CHARS} characters")
-    message = json_object(text, "a message")
     kind = message.get("type")
     if kind == "ping":
         await socket.send(dumps({"type": "pong"}))

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from meeple.core.contract import JSON
 from meeple.server.limits import MAX_MESSAGE_CHARS
 from meeple.server.routes.common import json_object, runtime_of, seat_token_of
 from meeple.server.runtime import LiveTable, Refused, TableRuntime
@@ -47,6 +48,24 @@ def sender_of(websocket: WebSocket) -> Callable[[str], Awaitable[None]]:
     return send
 
 
+async def texts_of(websocket: WebSocket) -> AsyncIterator[str | None]:
+    """Each frame a page sends, as its text (None: a binary frame), until the page leaves."""
+    while True:
+        frame = await websocket.receive()
+        if frame["type"] == "websocket.disconnect":
+            return
+        yield frame.get("text")
+
+
+def message_of(text: str | None) -> JSON:
+    """A page's message as a JSON object; refused, changing nothing, when it is binary, too large or not one."""
+    if text is None:
+        raise Refused("malformed", "binary frames are not accepted; send JSON text")
+    if len(text) > MAX_MESSAGE_CHARS:
+        raise Refused("too_large", f"messages are limited to {MAX_MESSAGE_CHARS} characters")
+    return json_object(text, "a message")
+
+
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     runtime = runtime_of(websocket)
@@ -64,15 +83,9 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     seat = subscriber.seat
     websocket.app.state.alerts.visited(table, seat)
     try:
-        while True:
-            frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect":
-                break
+        async for text in texts_of(websocket):
             try:
-                text = frame.get("text")
-                if text is None:
-                    raise Refused("malformed", "binary frames are not accepted; send JSON text")
-                await handle_message(runtime, table, seat, text, websocket)
+                await handle_message(runtime, table, seat, message_of(text), websocket)
             except Refused as refusal:
                 await websocket.send_json(refusal.to_json())
                 await websocket.send_text(runtime.full_text(await runtime.get(table_id), seat))
@@ -87,11 +100,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await runtime.close_socket(table, subscriber)
 
 
-async def handle_message(runtime: TableRuntime, table: LiveTable, seat: int | None, text: str,
+async def handle_message(runtime: TableRuntime, table: LiveTable, seat: int | None, message: JSON,
                          websocket: WebSocket) -> None:
-    if len(text) > MAX_MESSAGE_CHARS:
-        raise Refused("too_large", f"messages are limited to {MAX_MESSAGE_CHARS} characters")
-    message = json_object(text, "a message")
     kind = message.get("type")
     if kind == "ping":
         await websocket.send_json({"type": "pong"})
