@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import reduce
+from operator import or_
 from typing import Any, Self
 
 from meeple.core.contract import JSON, GameState
@@ -151,6 +153,9 @@ from meeple.games.citadels.shuffle import shuffle, shuffled_eight
 P_PICK, P_DISCARD, P_TURN, P_KEEP, P_REDRAW, P_GRAVE, P_OVER = range(7)
 PHASE_NAMES: tuple[str, ...] = ("pick", "discard", "turn", "keep", "redraw", "graveyard", "over")
 
+#: A draft step's drafter, whether it picks or discards, and its actions by sorted pool.
+DraftTurn = tuple[int, int, dict[tuple[int, ...], tuple[Act, ...]]]
+
 # Kinds of draft steps (``steps`` holds (seat, kind, character) for the round so far).
 S_RANDOM_FD, S_PICK, S_DISCARD, S_AUTO_FD, S_RESERVE = range(5)
 
@@ -211,11 +216,15 @@ _TYPE_MASKS: tuple[int, ...] = tuple(
 _TAX_BITS: tuple[int, ...] = tuple(
     _TYPE_MASKS[CHARACTER_TAX[r]] | (1 << SCHOOL_OF_MAGIC) if CHARACTER_TAX[r] >= 0 else 0 for r in range(8)
 )
-#: The pick actions for every sorted pool of characters.
-_PICKS: dict[tuple[int, ...], tuple[Act, ...]] = {
-    pool: tuple(PICK[c] for c in pool)
-    for pool in (tuple(c for c in range(8) if subset >> c & 1) for subset in range(256))
-}
+#: The pick actions and the discard actions for every sorted pool of characters.
+_POOLS: tuple[tuple[int, ...], ...] = tuple(tuple(c for c in range(8) if subset >> c & 1) for subset in range(256))
+_PICKS: dict[tuple[int, ...], tuple[Act, ...]] = {pool: tuple(PICK[c] for c in pool) for pool in _POOLS}
+_DISCARDS: dict[tuple[int, ...], tuple[Act, ...]] = {pool: tuple(DISCARD[c] for c in pool) for pool in _POOLS}
+#: The keep step's actions for two cards drawn, by the first then the second.
+_KEEP_PAIRS: tuple[tuple[tuple[Act, ...], ...], ...] = tuple(
+    tuple((KEEP_ACTS[first],) if first == second else (KEEP_ACTS[first], KEEP_ACTS[second])
+          for second in range(KIND_COUNT))
+    for first in range(KIND_COUNT))
 
 
 # ``dict.fromkeys(hand)`` below lists the distinct kinds of a hand in first-seen order, so that action
@@ -229,6 +238,17 @@ _HAUNTED_BIT = 1 << HAUNTED_QUARTER
 _MAP_ROOM_BIT = 1 << MAP_ROOM
 _TREASURY_BIT = 1 << IMPERIAL_TREASURY
 _ALL_TYPES = (1 << len(_TYPE_MASKS)) - 1
+#: What a turn may offer besides gathering, building and ending, as bits of a city mask: the character's
+#: power, its tax (the bits a tax counts), the Laboratory and the Smithy (their own bits).
+#: ``_OFFERS[rank] & (city mask | _POWER_BIT)`` is what the character and the city allow; ``_spent`` takes off
+#: what the turn has used (``_TAX_SPENT`` for a tax: every rank's tax bits, never the Laboratory's or the
+#: Smithy's, which are no tax type's). The power's bit is the Keep's, which no offer reads from a city (a
+#: bit above the 30 kinds' would make every mask a two-digit int, and Python's arithmetic slower).
+_POWER_BIT = 1 << KEEP
+_TAX_SPENT = reduce(or_, _TAX_BITS)
+_OFFERS: tuple[int, ...] = tuple(
+    (_POWER_BIT if _HAS_POWER[r] else 0) | _TAX_BITS[r] | _LAB_SMITHY_BITS for r in range(8))
+assert not _POWER_BIT & (_TAX_SPENT | _LAB_SMITHY_BITS) and not _TAX_SPENT & _LAB_SMITHY_BITS
 
 
 
@@ -240,7 +260,7 @@ class Rules:
     """The option values decoded once into plain attributes; shared (never mutated) between clones."""
 
     __slots__ = (
-        "affordable", "bonus_after_gather", "bonus_start", "build_cap", "cap", "cost", "deck_preset",
+        "affordable", "bonus_after_gather", "bonus_at_call", "bonus_start", "build_cap", "cap", "cost", "deck_preset",
         "destroy_prices", "destroyable", "draft_turns",
         "first_crown_random", "great_wall_self", "haunted_last_round", "keep_all", "lab_gold", "max_rounds",
         "overbuild", "pick_orders", "players", "points", "script", "script_len", "smithy_draw", "smithy_price",
@@ -251,10 +271,11 @@ class Rules:
         self.players = players
         self.script = DRAFT_SCRIPTS[players]
         self.script_len = len(self.script)
-        #: By crown, then draft step: who decides and whether it picks or discards (the script, resolved),
-        #: then None: the draft is over.
-        self.draft_turns: tuple[tuple[tuple[int, int] | None, ...], ...] = tuple(
-            (*(((crown + offset) % players, P_PICK if kind == S_PICK else P_DISCARD) for offset, kind in self.script),
+        #: By crown, then draft step: who decides, whether it picks or discards (the script, resolved) and
+        #: the table of its actions by pool, then None: the draft is over.
+        self.draft_turns: tuple[tuple[DraftTurn | None, ...], ...] = tuple(
+            (*(((crown + offset) % players, *((P_PICK, _PICKS) if kind == S_PICK else (P_DISCARD, _DISCARDS)))
+               for offset, kind in self.script),
              None)
             for crown in range(players))
         #: By the round's crown: the seats that pick a character, in their order.
@@ -293,7 +314,9 @@ class Rules:
                   for prices in self.destroy_prices)
             for gold in range(max(self.cost) + 1))
         self.bonus_start: bool = options["bonus_timing"] == "start"
-        #: By rank: whether the turn's bonus (D13) comes once it has gathered (``_finish_gather``).
+        #: By rank: whether the turn's bonus (D13) comes when the character is called (``_call_next``) or
+        #: once it has gathered (``_finish_gather``).
+        self.bonus_at_call: tuple[bool, ...] = tuple(_HAS_BONUS[r] and self.bonus_start for r in range(8))
         self.bonus_after_gather: tuple[bool, ...] = tuple(_HAS_BONUS[r] and not self.bonus_start for r in range(8))
         self.tie_rank: bool = options["tie_break"] == "rank"
         self.first_crown_random: bool = options["first_crown"] == "random"
@@ -345,6 +368,7 @@ class CitadelsState(GameState[Act]):
         "_legal",
         "_pending",
         "_records",
+        "_spent",
         "_watch_hands",
         "_watch_pos",
         "builds_left",
@@ -368,22 +392,18 @@ class CitadelsState(GameState[Act]):
         "keeps_left",
         "kept",
         "killed",
-        "lab_used",
         "log",
         "marked",
         "masks",
         "phase",
         "pool",
-        "power_used",
         "rank",
         "reserved",
         "revealed",
         "robbed",
         "round_no",
         "rules",
-        "smithy_used",
         "steps",
-        "tax_used",
         "turn_seat",
     )
 
@@ -412,10 +432,6 @@ class CitadelsState(GameState[Act]):
     revealed: int
     gathered: bool
     builds_left: int
-    tax_used: bool
-    power_used: bool
-    lab_used: bool
-    smithy_used: bool
     drawn: list[int]
     keeps_left: int
     kept: list[int]
@@ -431,6 +447,7 @@ class CitadelsState(GameState[Act]):
     _watch_hands: int
     _legal: tuple[Act, ...] | None
     _answering: int  # the ranks whose call will be answered: held (picked) and not murdered
+    _spent: int  # what the turn has used of its offers (``_OFFERS``): power, tax, Laboratory, Smithy
 
     # --- setup ---------------------------------------------------------------------------------
 
@@ -468,10 +485,44 @@ class CitadelsState(GameState[Act]):
     def _reset_turn(self) -> None:
         self.gathered = False
         self.builds_left = 0
-        self.tax_used = False
-        self.power_used = False
-        self.lab_used = False
-        self.smithy_used = False
+        self._spent = 0
+
+    # The turn's flags, read by the views, the lens and the saved form; the rules read ``_spent``.
+
+    @property
+    def tax_used(self) -> bool:
+        return bool(self._spent & _TAX_SPENT)
+
+    @tax_used.setter
+    def tax_used(self, used: bool) -> None:
+        self._spend(_TAX_SPENT, used)
+
+    @property
+    def power_used(self) -> bool:
+        return bool(self._spent & _POWER_BIT)
+
+    @power_used.setter
+    def power_used(self, used: bool) -> None:
+        self._spend(_POWER_BIT, used)
+
+    @property
+    def lab_used(self) -> bool:
+        return bool(self._spent & _LAB_BIT)
+
+    @lab_used.setter
+    def lab_used(self, used: bool) -> None:
+        self._spend(_LAB_BIT, used)
+
+    @property
+    def smithy_used(self) -> bool:
+        return bool(self._spent & _SMITHY_BIT)
+
+    @smithy_used.setter
+    def smithy_used(self, used: bool) -> None:
+        self._spend(_SMITHY_BIT, used)
+
+    def _spend(self, bits: int, used: bool) -> None:
+        self._spent = self._spent | bits if used else self._spent & ~bits
 
     # --- selection phase -----------------------------------------------------------------------
 
@@ -509,11 +560,13 @@ class CitadelsState(GameState[Act]):
         self._open_draft_step()
 
     def _open_draft_step(self) -> None:
-        """Hand draft step ``draft_idx`` to its drafter, as a pick or a discard."""
+        """Hand draft step ``draft_idx`` to its drafter, as a pick or a discard, with its legal actions (what
+        ``legal_actions`` would list: the step's table read by the pool)."""
         idx = self.draft_idx
-        self.cur, self.phase = self.rules.draft_turns[self.crown][idx]  # type: ignore[misc]
+        self.cur, self.phase, offered = self.rules.draft_turns[self.crown][idx]  # type: ignore[misc]
         if idx == 6 and self.reserved >= 0:
             self._return_reserve()
+        self._legal = offered[tuple(self.pool)]
 
     def _return_reserve(self) -> None:
         """7 players: the 7th pick also gets the face-down card."""
@@ -529,9 +582,10 @@ class CitadelsState(GameState[Act]):
         idx = self.draft_idx = self.draft_idx + 1
         step = self.rules.draft_turns[self.crown][idx]
         if step is not None:
-            self.cur, self.phase = step
+            self.cur, self.phase, offered = step
             if idx == 6 and self.reserved >= 0:
                 self._return_reserve()
+            self._legal = offered[tuple(self.pool)]
             return
         last = self.cur
         leftover = self.pool.pop()
@@ -590,10 +644,11 @@ class CitadelsState(GameState[Act]):
         if rank == KING and self.crown != seat:
             self.crown = seat
             log.append((-1, E_CROWN, seat))
-        self.gathered = self.tax_used = self.power_used = self.lab_used = self.smithy_used = False
+        self.gathered = False
+        self._spent = 0
         self.builds_left = _BUILDS_A_TURN[rank]
         self.phase = P_TURN
-        if _HAS_BONUS[rank] and self.rules.bonus_start:
+        if self.rules.bonus_at_call[rank]:
             self._bonus()
 
     def _bonus(self) -> None:
@@ -670,20 +725,13 @@ class CitadelsState(GameState[Act]):
             seat = self.cur
             rank = self.rank
             mask = self.masks[seat]
-            power = _HAS_POWER[rank] and not self.power_used
-            tax = mask & _TAX_BITS[rank] and not self.tax_used
-            districts = mask & _LAB_SMITHY_BITS
+            offers = (mask | _POWER_BIT) & _OFFERS[rank] & ~self._spent
             if not self.gathered:
-                if not (power or tax or districts):
+                if not offers:
                     legal = _GOLD_DRAW if self.deck else _GOLD_ONLY
                 else:
                     acts = [GOLD, DRAW] if self.deck else [GOLD]
-                    if power:
-                        self._power_actions(seat, rank, self.hands[seat], acts)
-                    if tax:
-                        acts.append(TAX)
-                    if districts:
-                        self._district_actions(seat, mask, self.hands[seat], acts)
+                    self._offered_actions(seat, rank, offers, self.hands[seat], acts)
                     legal = tuple(acts)
             else:
                 hand = self.hands[seat]
@@ -701,24 +749,19 @@ class CitadelsState(GameState[Act]):
                                 if open_names >> d & 1:
                                     open_names ^= 1 << d
                                     acts.append(BUILD[d])
-                if power:
-                    self._power_actions(seat, rank, hand, acts)
-                if tax:
-                    acts.append(TAX)
-                if districts:
-                    self._district_actions(seat, mask, hand, acts)
+                if offers:
+                    self._offered_actions(seat, rank, offers, hand, acts)
                 legal = (*acts, END)
         elif phase == P_PICK:
             legal = _PICKS[tuple(self.pool)]
         elif phase == P_KEEP:
             drawn = self.drawn
             if len(drawn) == 2:  # the usual draw, without the Observatory
-                first, second = drawn
-                legal = (KEEP_ACTS[first],) if first == second else (KEEP_ACTS[first], KEEP_ACTS[second])
+                legal = _KEEP_PAIRS[drawn[0]][drawn[1]]
             else:
                 legal = tuple(map(KEEP_ACTS.__getitem__, dict.fromkeys(drawn)))
         elif phase == P_DISCARD:
-            legal = tuple(map(DISCARD.__getitem__, self.pool))
+            legal = _DISCARDS[tuple(self.pool)]
         elif phase == P_REDRAW:
             rest = list(self.hands[self.cur])
             for d in self.marked:
@@ -730,6 +773,18 @@ class CitadelsState(GameState[Act]):
             legal = ()
         self._legal = legal
         return legal
+
+    def _offered_actions(self, seat: int, rank: int, offers: int, hand: list[int], acts: list[Act]) -> None:
+        """What the turn still offers (``offers``, see ``_OFFERS``): the character's power, its tax, the
+        Laboratory and the Smithy, each once per turn (§2.4, §2.5)."""
+        if offers & _POWER_BIT:
+            self._power_actions(seat, rank, hand, acts)
+        if offers & _TAX_SPENT:
+            acts.append(TAX)
+        if offers & _LAB_BIT and hand:
+            acts.extend(map(LAB.__getitem__, dict.fromkeys(hand)))
+        if offers & _SMITHY_BIT and self.deck and self.gold[seat] >= self.rules.smithy_price:
+            acts.append(SMITHY_ACT)
 
     def _power_actions(self, seat: int, rank: int, hand: list[int], acts: list[Act]) -> None:
         """The character's once-per-turn power (§2.4), for a turn that has not used it yet."""
@@ -751,13 +806,6 @@ class CitadelsState(GameState[Act]):
                 acts.extend(map(REDRAW.__getitem__, dict.fromkeys(hand)))
         elif rank == WARLORD:
             self._destroy_actions(seat, self.gold[seat], acts)
-
-    def _district_actions(self, seat: int, mask: int, hand: list[int], acts: list[Act]) -> None:
-        """Laboratory and Smithy, once per turn each (§2.5)."""
-        if mask & _LAB_BIT and not self.lab_used and hand:
-            acts.extend(map(LAB.__getitem__, dict.fromkeys(hand)))
-        if mask & _SMITHY_BIT and not self.smithy_used and self.deck and self.gold[seat] >= self.rules.smithy_price:
-            acts.append(SMITHY_ACT)
 
     def _destroy_actions(self, seat: int, gold: int, acts: list[Act]) -> None:
         rules = self.rules
@@ -853,7 +901,7 @@ class CitadelsState(GameState[Act]):
         log = self.log
         income = self._income(seat, self.rank)
         self.gold[seat] += income
-        self.tax_used = True
+        self._spent |= _TAX_SPENT
         log.append((-1, E_TAX, seat, self.rank, income))
 
     def _do_discard(self, action: Act) -> None:
@@ -872,14 +920,14 @@ class CitadelsState(GameState[Act]):
         log = self.log
         self.killed = action.a
         self._answering &= ~(1 << action.a)
-        self.power_used = True
+        self._spent |= _POWER_BIT
         log.append((-1, E_KILL, seat, action.a))
 
     def _do_rob(self, action: Act) -> None:
         seat = self.cur
         log = self.log
         self.robbed = action.a
-        self.power_used = True
+        self._spent |= _POWER_BIT
         log.append((-1, E_ROB, seat, action.a))
 
     def _do_destroy(self, action: Act) -> None:
@@ -913,14 +961,14 @@ class CitadelsState(GameState[Act]):
         hands[seat], hands[other] = got, gave
         self._swapped(seat, other, gave, got)
         self.seal_history()  # each now holds the other's cards
-        self.power_used = True
+        self._spent |= _POWER_BIT
         log.append((-1, E_SWAP, seat, other, len(gave), len(got)))
         log.append((seat, E_SWAPPED, seat, other, tuple(gave), tuple(got)))
         log.append((other, E_SWAPPED, other, seat, tuple(got), tuple(gave)))
 
     def _do_redraw(self, action: Act) -> None:
         self.marked.append(action.a)
-        self.power_used = True
+        self._spent |= _POWER_BIT
         self.phase = P_REDRAW
 
     def _do_redraw_done(self, action: Act) -> None:
@@ -936,7 +984,7 @@ class CitadelsState(GameState[Act]):
         self.deck.append(d)
         gain = self.rules.lab_gold
         self.gold[seat] += gain
-        self.lab_used = True
+        self._spent |= _LAB_BIT
         log.append((-1, E_LAB, seat, gain))
         log.append((seat, E_LAB_CARD, seat, d))
 
@@ -950,7 +998,7 @@ class CitadelsState(GameState[Act]):
         del deck[: rules.smithy_draw]
         self._took(seat, cards, seat)
         self.hands[seat].extend(cards)
-        self.smithy_used = True
+        self._spent |= _SMITHY_BIT
         log.append((-1, E_SMITHY, seat, rules.smithy_price, len(cards)))
         log.append((seat, E_DREW, seat, SRC_SMITHY, cards))
 
@@ -974,6 +1022,8 @@ class CitadelsState(GameState[Act]):
             self.drawn = drawn
             self.keeps_left = quota
             self.phase = P_KEEP
+            if len(drawn) == 2:  # the usual keep step: its actions, as ``legal_actions`` lists them
+                self._legal = _KEEP_PAIRS[drawn[0]][drawn[1]]
 
     def _do_keep(self, action: Act) -> None:
         seat = self.cur
@@ -1021,7 +1071,7 @@ class CitadelsState(GameState[Act]):
         self.gold[seat] -= price
         self.cities[target].remove(card)
         self.masks[target] &= ~(1 << card)
-        self.power_used = True
+        self._spent |= _POWER_BIT
         self.log.append((-1, E_DESTROY, seat, target, card, price))
         owner = -1
         for t, mask in enumerate(self.masks):
@@ -1271,10 +1321,7 @@ class CitadelsState(GameState[Act]):
         other.revealed = self.revealed
         other.gathered = self.gathered
         other.builds_left = self.builds_left
-        other.tax_used = self.tax_used
-        other.power_used = self.power_used
-        other.lab_used = self.lab_used
-        other.smithy_used = self.smithy_used
+        other._spent = self._spent
         other.drawn = list(self.drawn)
         other.keeps_left = self.keeps_left
         other.kept = list(self.kept)
@@ -1666,6 +1713,7 @@ class CitadelsState(GameState[Act]):
         self.revealed = _int(body["revealed"], range(256))
         self.gathered = _bool(body["gathered"])
         self.builds_left = _int(body["builds_left"], range(4))
+        self._spent = 0
         self.tax_used = _bool(body["tax_used"])
         self.power_used = _bool(body["power_used"])
         self.lab_used = _bool(body["lab_used"])

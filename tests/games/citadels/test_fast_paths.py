@@ -132,3 +132,51 @@ def test_the_lens_reads_the_draft_as_the_state_records_it(players: int) -> None:
             break
         state.apply(bot.choose(state))
     assert checked > 1000
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7])
+def test_the_legal_actions_set_by_a_step_are_those_listed_from_scratch(players: int) -> None:
+    # A draft step and a keep step set their legal actions as they open (``_legal``); at every position
+    # they must be what ``legal_actions`` lists from the state alone, on the state and on a clone; and a
+    # clone played on must leave its original's list alone.
+    for seed in range(4):
+        s = new_state(players, {"preset": "classic_cards"} if seed % 2 else {}, seed=seed * 11 + players)
+        chooser = Rng(seed)
+        while not s.is_over:
+            listed = s.legal_actions()
+            fresh = s.clone()
+            fresh._legal = None
+            assert fresh.legal_actions() == listed, s.history[-3:]
+            if len(s.history) % 7 == 0:  # the turn's flags survive the saved form
+                restored = load_game("citadels").from_json(s.to_json())
+                assert isinstance(restored, CitadelsState)
+                assert restored._spent == s._spent and restored.legal_actions() == listed
+            other = s.clone()
+            other.apply(listed[chooser.randbelow(len(listed))])
+            assert s.legal_actions() is listed
+            s.apply(listed[chooser.randbelow(len(listed))])
+
+
+def test_the_turns_flags_read_and_set_what_it_has_used() -> None:
+    s = new_state(4)
+    start_action_phase(s, {"assassin": 0, "thief": 1, "king": 2, "warlord": 3}, faceup=["bishop", "merchant"],
+                       from_character="warlord")
+    set_table(s, cities={3: ["watchtower", "laboratory", "smithy"]}, hands={3: ["temple"]}, gold={3: 9},
+              deck=["manor", "tavern", "market"])
+    flags = ("tax_used", "power_used", "lab_used", "smithy_used")
+    offers = {"tax_used": "tax", "power_used": "destroy:3:watchtower", "lab_used": "lab:temple",
+              "smithy_used": "smithy"}
+    assert [getattr(s, flag) for flag in flags] == [False] * 4
+    for flag in flags:
+        assert offers[flag] in [str(a) for a in s.legal_actions()]
+        setattr(s, flag, True)
+        s._legal = None
+        assert getattr(s, flag) and offers[flag] not in [str(a) for a in s.legal_actions()]
+        assert [getattr(s, f) for f in flags if f != flag] == [f in flags[:flags.index(flag)] for f in flags
+                                                              if f != flag]
+    for flag in flags:
+        setattr(s, flag, False)
+    s._legal = None
+    assert s._spent == 0
+    s.apply("tax")
+    assert s.tax_used and not s.power_used and s.to_json()["body"]["tax_used"] is True
