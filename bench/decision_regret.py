@@ -12,12 +12,15 @@ random in each equal slice of the game's length. Values ("gold"): every legal ac
 end by the heuristic on every seat, ``--rollouts`` times; rollout r of every action uses the same future
 chance (the state's generator reseeded) and the same heuristic seed, so the actions are compared on
 common random numbers. The reward is the search's own: 0.7 × win share + 0.3 × the score margin in
-[0, 1]. The true hidden state is a sample from the seat's real posterior (the game dealt it so), so over
+[0, 1]; ``--value-win-weight W`` values them as W × win share + (1 − W) × margin instead (1: the win
+share alone, what a tournament counts, to compare searches that maximise different rewards fairly).
+The true hidden state is a sample from the seat's real posterior (the game dealt it so), so over
 many positions the regret of a choice against these values is an unbiased measure of its quality,
 although the search only sees the seat's information set. With ``--gold FILE`` the values are saved
 there the first time and read back after (the positions are replayed from their seeds, so the file must
 match ``--games``, ``--first-game``, ``--per-game``, ``--players``, ``--max-actions`` and
-``--rollouts``).
+``--rollouts``; a file keeps each action's mean win share and margin, so any ``--value-win-weight``
+reads the same file; one holding only the 0.7 values serves only the default).
 
 Each setting (``NAME=JSON``: changes to the hard level's settings for the game, and ``"omniscient":
 true`` for a search whose every world is the true state, what perfect inference would give; ``base``
@@ -27,7 +30,7 @@ comparison) and seed = the position's number. Printed per setting: the mean regr
 how often it chose the best-valued action, the mean iterations a decision, the mean paired difference of
 regret against ``base`` ± its standard error (negative: better than base), and the mean regret per kind
 of action (the action's name up to its first ``:``). The heuristic's own choice (``medium``) is listed
-too. ``--out FILE`` keeps every setting's regret per position. ``--workers`` searches positions in
+too. ``--out FILE`` keeps every setting's regret and chosen action per position. ``--workers`` searches positions in
 parallel processes (the CPU clock keeps them comparable).
 """
 
@@ -45,11 +48,11 @@ from typing import Any
 
 from meeple import load_game
 from meeple.bots import RolloutPolicy, build_search
-from meeple.bots.ismcts import outcome_rewards
+from meeple.bots.ismcts import margin_evaluation, outcome_rewards
 from meeple.core.contract import GameState
 from meeple.core.rng import Rng
 
-WIN_WEIGHT = 0.7  # the hard level's reward: the values are in the units the search maximises
+WIN_WEIGHT = 0.7  # the hard level's reward: by default the values are in the units the search maximises
 
 
 @dataclass
@@ -61,6 +64,8 @@ class Position:
     candidates: list[Any]
     heuristic_choice: Any
     values: list[float]
+    wins: list[float] | None = None  # each candidate's mean win share, and its mean margin in [0, 1]
+    margins: list[float] | None = None
 
 
 def sample_positions(name: str, players: int, games: int, per_game: int, max_actions: int,
@@ -94,9 +99,9 @@ def sample_positions(name: str, players: int, games: int, per_game: int, max_act
     return found
 
 
-def rollout_value(state: GameState[Any], action: Any, seat: int, seed: str) -> float:
-    """The reward of ``seat`` after ``action`` and the heuristic on every seat to the end, future chance
-    and heuristic ties drawn from ``seed``."""
+def rollout_outcome(state: GameState[Any], action: Any, seat: int, seed: str) -> tuple[float, float]:
+    """(the win share, the score margin in [0, 1]) of ``seat`` after ``action`` and the heuristic on
+    every seat to the end, future chance and heuristic ties drawn from ``seed``."""
     world = state.clone()
     if hasattr(world, "rng"):
         world.rng = Rng(f"{seed}/chance")
@@ -104,37 +109,59 @@ def rollout_value(state: GameState[Any], action: Any, seat: int, seed: str) -> f
     policy = RolloutPolicy(f"{seed}/policy")
     while not world.is_over:
         world.apply(policy.choose(world))
-    return outcome_rewards(world, WIN_WEIGHT)[seat]
+    return outcome_rewards(world, 1.0)[seat], margin_evaluation(world)[seat]
 
 
 def value_positions(positions: Sequence[Position], rollouts: int) -> None:
+    """Each candidate's mean win share and margin over ``rollouts`` common playouts."""
     for position in positions:
         seat = position.state.current_player
         assert seat is not None
-        position.values = [
-            sum(rollout_value(position.state, action, seat, f"gold/{position.number}/{r}") for r in range(rollouts))
-            / rollouts
-            for action in position.candidates
-        ]
+        position.wins, position.margins = [], []
+        for action in position.candidates:
+            outcomes = [rollout_outcome(position.state, action, seat, f"gold/{position.number}/{r}")
+                        for r in range(rollouts)]
+            position.wins.append(sum(win for win, _ in outcomes) / rollouts)
+            position.margins.append(sum(margin for _, margin in outcomes) / rollouts)
 
 
-def load_or_value(positions: Sequence[Position], rollouts: int, path: str | None) -> None:
-    """Values from ``path`` if it holds them for these positions, else computed (and saved there)."""
+def weigh(positions: Sequence[Position], win_weight: float) -> None:
+    """The values as ``win_weight`` × win share + the rest × margin (the default: the search's reward)."""
+    for position in positions:
+        if position.wins is None or position.margins is None:
+            if win_weight != WIN_WEIGHT:
+                raise SystemExit(f"the values hold no win shares: only --value-win-weight {WIN_WEIGHT} reads them")
+            continue
+        position.values = [win_weight * win + (1.0 - win_weight) * margin
+                           for win, margin in zip(position.wins, position.margins, strict=True)]
+
+
+def load_or_value(positions: Sequence[Position], rollouts: int, path: str | None,
+                  win_weight: float = WIN_WEIGHT) -> None:
+    """Values from ``path`` if it holds them for these positions, else computed (and saved there), in
+    the reward ``win_weight`` × win share + the rest × margin."""
     if path and os.path.exists(path):
         with open(path) as handle:
             saved = json.load(handle)
         if saved["rollouts"] != rollouts or len(saved["values"]) != len(positions):
             raise SystemExit(f"{path} holds values for other positions or rollouts")
-        for position, (names, values) in zip(positions, saved["values"], strict=True):
+        components = saved.get("components")  # per position: (win shares, margins); absent in older files
+        for index, (position, (names, values)) in enumerate(zip(positions, saved["values"], strict=True)):
             if names != [str(action) for action in position.candidates]:
                 raise SystemExit(f"{path} holds values for other positions")
             position.values = values
+            if components is not None:
+                position.wins, position.margins = components[index]
+        weigh(positions, win_weight)
         return
     value_positions(positions, rollouts)
+    weigh(positions, WIN_WEIGHT)
     if path:
         with open(path, "w") as handle:
             json.dump({"rollouts": rollouts, "values": [
-                [[str(action) for action in p.candidates], p.values] for p in positions]}, handle)
+                [[str(action) for action in p.candidates], p.values] for p in positions],
+                "components": [[p.wins, p.margins] for p in positions]}, handle)
+    weigh(positions, win_weight)
 
 
 def regret(position: Position, action: Any) -> float:
@@ -202,6 +229,8 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=1.0, help="CPU seconds a decision")
     parser.add_argument("--setting", action="append", default=[], help="NAME=JSON changes to the hard settings")
     parser.add_argument("--gold", help="file to save the values to, or read them from")
+    parser.add_argument("--value-win-weight", type=float, default=WIN_WEIGHT,
+                        help="value actions as W × win share + (1 − W) × margin (default: the search's 0.7)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", help="file to write every setting's regret per position to (JSON)")
     args = parser.parse_args()
@@ -215,13 +244,16 @@ def main() -> None:
     started = time.perf_counter()
     positions = sample_positions(args.game, args.players, args.games, args.per_game, args.max_actions,
                                  args.first_game)
-    load_or_value(positions, args.rollouts, args.gold)
+    if not 0.0 <= args.value_win_weight <= 1.0:
+        raise SystemExit("--value-win-weight must be in [0, 1]")
+    load_or_value(positions, args.rollouts, args.gold, args.value_win_weight)
     print(f"{len(positions)} positions valued ({time.perf_counter() - started:.0f} s); load {os.getloadavg()}",
           flush=True)
 
     by_number = {p.number: p for p in positions}
     heuristic = [regret(p, p.heuristic_choice) for p in positions]
     rows: dict[str, list[float]] = {"medium": heuristic}
+    choices: dict[str, list[str]] = {"medium": [str(p.heuristic_choice) for p in positions]}
     _JOB.update(positions=positions, budget=args.budget)
     header = f"{'setting':<14} {'regret':>15} {'best':>7} {'iters':>6} {'vs base':>17}  per kind"
     print(header, flush=True)
@@ -252,6 +284,7 @@ def main() -> None:
             regrets = []
             best = 0
             iterations = 0
+            choices[name] = [action_name for _, action_name, _ in results]
             for number, action_name, done in results:
                 position = by_number[number]
                 action = next((a for a in position.state.legal_actions() if str(a) == action_name), None)
@@ -267,7 +300,8 @@ def main() -> None:
             pool.join()
     if args.out:
         with open(args.out, "w") as handle:
-            json.dump({"positions": [str(p.heuristic_choice) for p in positions], "regrets": rows}, handle)
+            json.dump({"positions": [str(p.heuristic_choice) for p in positions], "regrets": rows,
+                       "choices": choices}, handle)
     print(f"done in {time.perf_counter() - started:.0f} s; load {os.getloadavg()}", flush=True)
 
 

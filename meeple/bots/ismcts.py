@@ -17,7 +17,10 @@ Generic improvements over the plain algorithm (nothing here knows which game it 
   (the name of a state attribute such as ``"turn"``), a rollout that reaches the cutoff goes on until
   that attribute changes (to at least ``rollout_boundary_from``, if given), so the evaluator scores a
   settled position (a turn's start) rather than one whose placements have not paid yet, and only as
-  late in the game as it judges well.
+  late in the game as it judges well. With ``rollout_to_end_from`` (a progress in [0, 1], read by the
+  evaluator's own ``progress(state)``), a rollout that reaches its cutoff at or past that progress is
+  played to the end instead: late in a game a rollout to the end is short, and the outcome beats any
+  static estimate.
 - **Policy prior**: at each tree node the rollout policy's own choice in that determinization is
   expanded first and gets a progressive bias ``prior_weight / (visits + 1)``; a policy exposing
   ``action_scores(state) -> dict`` is not needed (a one-hot prior from ``choose`` is used).
@@ -199,7 +202,9 @@ class ISMCTSBot:
     the policy's own choice; ``paired_z``: and by how many standard errors of the paired differences
     (0: no such test). ``rollout_boundary``: a state attribute (e.g. ``"turn"``) whose change a rollout
     past the cutoff waits for before it is scored; ``rollout_boundary_from``: the least value of it a
-    rollout may be scored at (``None``: any). ``world_reuse``: iterations per determinization.
+    rollout may be scored at (``None``: any). ``rollout_to_end_from``: the progress (the evaluator's
+    ``progress(state)``, in [0, 1]) from which a rollout past its cutoff goes on to the end (``None``:
+    never). ``world_reuse``: iterations per determinization.
     ``opponents_follow_policy``: the other seats play the policy's choice inside the tree (needs a
     rollout policy). ``budget_clock``: how ``time_limit`` is measured, one of ``BUDGET_CLOCKS``.
     """
@@ -228,12 +233,19 @@ class ISMCTSBot:
         budget_clock: str = "wall",
         rollout_boundary: str | None = None,
         rollout_boundary_from: int | None = None,
+        rollout_to_end_from: float | None = None,
     ) -> None:
         if iterations is None and time_limit is None:
             raise ValueError("ISMCTS needs an iteration budget or a time limit")
         if world_reuse < 1:
             raise ValueError("a determinization serves at least one iteration")
         check_budget_clock(budget_clock)
+        self._progress: Callable[[GameState[Any]], float] | None = None
+        if rollout_to_end_from is not None:
+            self._progress = getattr(evaluator, "progress", None)
+            if self._progress is None:
+                raise ValueError("rollout_to_end_from needs an evaluator with a progress(state)")
+        self.rollout_to_end_from = rollout_to_end_from
         self.rng = Rng(seed)
         self.iterations = iterations
         self.time_limit = time_limit
@@ -586,8 +598,13 @@ class ISMCTSBot:
         boundary = self.rollout_boundary
         earliest = self.rollout_boundary_from
         epoch: Any = _UNKNOWN  # the boundary attribute's value when the cutoff was reached
+        progress = self._progress
+        to_end_from = 2.0 if self.rollout_to_end_from is None else self.rollout_to_end_from
         while not state.is_over:
             if decisions >= limit:
+                if progress is not None and progress(state) >= to_end_from:
+                    limit = self.max_rollout_actions  # late enough: play it out
+                    continue
                 if boundary is None:
                     break
                 mark = getattr(state, boundary)

@@ -163,3 +163,42 @@ def test_a_rollout_past_its_cutoff_is_scored_at_the_next_boundary() -> None:
     assert len(late) == 12 and set(late) == {(5, 2, False)}
     anywhere = _scored_positions(rollout_cutoff=3, rollout_boundary=None)
     assert len(anywhere) == 12 and {turn for turn, _, _ in anywhere} == {2}
+
+
+class _RecordingEvaluation:
+    """Citadels' progress, and a flat reward that notes the progress of every position it scores."""
+
+    def __init__(self) -> None:
+        self.progress = FEATURES["citadels"][1]
+        self.scored: list[float] = []
+
+    def __call__(self, state: GameState[Any]) -> list[float]:
+        self.scored.append(self.progress(state))
+        return [0.5] * len(state.scores())
+
+
+def _citadels_scored(state: GameState[Any], to_end_from: float | None) -> list[float]:
+    evaluation = _RecordingEvaluation()
+    bot = hard_bot(2, iterations=40, time_limit=None, rollout_cutoff=4, world_reuse=1, evaluator=evaluation,
+                   rollout_to_end_from=to_end_from)
+    bot.choose(state)
+    return evaluation.scored
+
+
+def test_a_rollout_cut_late_in_the_game_is_played_to_the_end() -> None:
+    """A rollout reaching its cutoff at or past the progress asked for goes on to the end, scored by the
+    outcome; earlier ones are still scored by the evaluation where they are cut."""
+    early = mid_game("citadels", 4, seed=3, steps=60)
+    assert FEATURES["citadels"][1](early) < 0.5
+    cut_anywhere = _citadels_scored(early, None)
+    assert len(cut_anywhere) == 40 and max(cut_anywhere) >= 0.5  # plain cuts do score late positions
+    cut_early_only = _citadels_scored(early, 0.5)
+    assert cut_early_only and max(cut_early_only) < 0.5
+    late = mid_game("citadels", 4, seed=3, steps=120)
+    assert FEATURES["citadels"][1](late) >= 0.5
+    assert _citadels_scored(late, 0.5) == []  # every rollout from here played out
+
+
+def test_playing_late_rollouts_to_the_end_needs_an_evaluation_that_knows_the_progress() -> None:
+    with pytest.raises(ValueError, match="progress"):
+        ISMCTSBot(1, rollout_cutoff=4, rollout_to_end_from=0.5)
