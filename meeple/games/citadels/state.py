@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import reduce
+from itertools import permutations
 from operator import or_
 from typing import Any, Self
 
@@ -176,10 +177,25 @@ _NOTHING_WATCHED = watch([_EMPTY_RECORD])
 #: worst in 100,000 samples; each attempt keeps every pool the seat saw, so one always exists).
 _TRIES = 20000
 _GOLD_DRAW: tuple[Act, ...] = (GOLD, DRAW)
+
+
+def _kills(faceup: tuple[int, ...]) -> tuple[Act, ...]:
+    """The Assassin's choices (§2.4): any character but himself and the face-up ones."""
+    return tuple([KILL[c] for c in range(1, 8) if c not in faceup])
+
+
+def _robs(killed: int, faceup: tuple[int, ...]) -> tuple[Act, ...]:
+    """The Thief's choices (§2.4): any character but the Assassin, himself, the murdered one and the face-up ones."""
+    return tuple([ROB[c] for c in range(2, 8) if c != killed and c not in faceup])
+
+
 #: The Assassin's and the Thief's choices by the face-up characters (and, for the Thief, the killed one
-#: first), filled as they are met; the Magician's swaps by player count and seat.
-_KILLS: dict[tuple[int, ...], tuple[Act, ...]] = {}
-_ROBS: dict[tuple[int, ...], tuple[Act, ...]] = {}
+#: first), for every face-up deal (at most two characters; another list, set by hand, is added when met);
+#: the Magician's swaps by player count and seat.
+_FACE_UP_DEALS = [(), *((c,) for c in range(8)), *permutations(range(8), 2)]
+_KILLS: dict[tuple[int, ...], tuple[Act, ...]] = {faceup: _kills(faceup) for faceup in _FACE_UP_DEALS}
+_ROBS: dict[tuple[int, ...], tuple[Act, ...]] = {
+    (killed, *faceup): _robs(killed, faceup) for killed in range(-1, 8) for faceup in _FACE_UP_DEALS}
 _SWAPS: tuple[tuple[tuple[Act, ...], ...], ...] = tuple(
     tuple(tuple(SWAP[t] for t in range(players) if t != seat) for seat in range(players))
     for players in range(MAX_SEATS + 1))
@@ -781,10 +797,11 @@ class CitadelsState(GameState[Act]):
             self._power_actions(seat, rank, hand, acts)
         if offers & _TAX_SPENT:
             acts.append(TAX)
-        if offers & _LAB_BIT and hand:
-            acts.extend(map(LAB.__getitem__, dict.fromkeys(hand)))
-        if offers & _SMITHY_BIT and self.deck and self.gold[seat] >= self.rules.smithy_price:
-            acts.append(SMITHY_ACT)
+        if offers & _LAB_SMITHY_BITS:
+            if offers & _LAB_BIT and hand:
+                acts.extend(map(LAB.__getitem__, dict.fromkeys(hand)))
+            if offers & _SMITHY_BIT and self.deck and self.gold[seat] >= self.rules.smithy_price:
+                acts.append(SMITHY_ACT)
 
     def _power_actions(self, seat: int, rank: int, hand: list[int], acts: list[Act]) -> None:
         """The character's once-per-turn power (§2.4), for a turn that has not used it yet."""
@@ -792,13 +809,13 @@ class CitadelsState(GameState[Act]):
             faceup = tuple(self.faceup)
             kills = _KILLS.get(faceup)
             if kills is None:
-                kills = _KILLS[faceup] = tuple([KILL[c] for c in range(1, 8) if c not in faceup])
+                kills = _KILLS[faceup] = _kills(faceup)
             acts.extend(kills)
         elif rank == THIEF:
             key = (self.killed, *self.faceup)
             robs = _ROBS.get(key)
             if robs is None:
-                robs = _ROBS[key] = tuple([ROB[c] for c in range(2, 8) if c != key[0] and c not in key[1:]])
+                robs = _ROBS[key] = _robs(self.killed, key[1:])
             acts.extend(robs)
         elif rank == MAGICIAN:
             acts.extend(_SWAPS[self.players][seat])
