@@ -209,6 +209,8 @@ _TURN_ENDS: tuple[tuple[LogEntry, ...], ...] = tuple(
 _PICKS_LOGGED: tuple[tuple[LogEntry, ...], ...] = tuple(
     tuple((-1, E_PICK, seat, size) for size in range(9)) for seat in range(MAX_SEATS))
 _FACE_DOWN_LOGGED: LogEntry = (-1, E_FACE_DOWN)
+#: The turn's flags of the saved form (``_open`` holds them).
+_TURN_FLAGS = ("tax_used", "power_used", "lab_used", "smithy_used")
 _TWO_GOLD: tuple[LogEntry, ...] = tuple((-1, E_GOLD, seat, 2) for seat in range(MAX_SEATS))
 _GOLD_ONLY: tuple[Act, ...] = (GOLD,)
 #: The index of the lowest set bit of each 8-bit mask.
@@ -254,17 +256,17 @@ _HAUNTED_BIT = 1 << HAUNTED_QUARTER
 _MAP_ROOM_BIT = 1 << MAP_ROOM
 _TREASURY_BIT = 1 << IMPERIAL_TREASURY
 _ALL_TYPES = (1 << len(_TYPE_MASKS)) - 1
-#: What a turn may offer besides gathering, building and ending, as bits of a city mask: the character's
-#: power, its tax (the bits a tax counts), the Laboratory and the Smithy (their own bits).
-#: ``_OFFERS[rank] & (city mask | _POWER_BIT)`` is what the character and the city allow; ``_spent`` takes off
-#: what the turn has used (``_TAX_SPENT`` for a tax: every rank's tax bits, never the Laboratory's or the
-#: Smithy's, which are no tax type's). The power's bit is the Keep's, which no offer reads from a city (a
-#: bit above the 30 kinds' would make every mask a two-digit int, and Python's arithmetic slower).
+#: What a character's turn may offer besides gathering, building and ending, as bits of a city mask: its
+#: power, its tax (the bits a tax counts), the Laboratory and the Smithy (their own bits). A turn starts
+#: with its character's offers open (``_open``) and each, used, closes (``_ANY_TAX`` closes a tax: every
+#: rank's tax bits, never the Laboratory's or the Smithy's, which are no tax type's); ``_open & (city mask
+#: | _POWER_BIT)`` is what the turn offers now. The power's bit is the Keep's, which no offer reads from a
+#: city (a bit above the 30 kinds' would make every mask a two-digit int, and Python's arithmetic slower).
 _POWER_BIT = 1 << KEEP
-_TAX_SPENT = reduce(or_, _TAX_BITS)
+_ANY_TAX = reduce(or_, _TAX_BITS)
 _OFFERS: tuple[int, ...] = tuple(
     (_POWER_BIT if _HAS_POWER[r] else 0) | _TAX_BITS[r] | _LAB_SMITHY_BITS for r in range(8))
-assert not _POWER_BIT & (_TAX_SPENT | _LAB_SMITHY_BITS) and not _TAX_SPENT & _LAB_SMITHY_BITS
+assert not _POWER_BIT & (_ANY_TAX | _LAB_SMITHY_BITS) and not _ANY_TAX & _LAB_SMITHY_BITS
 
 
 
@@ -382,9 +384,9 @@ class CitadelsState(GameState[Act]):
     __slots__ = (
         "_answering",
         "_legal",
+        "_open",
         "_pending",
         "_records",
-        "_spent",
         "_watch_hands",
         "_watch_pos",
         "builds_left",
@@ -463,7 +465,7 @@ class CitadelsState(GameState[Act]):
     _watch_hands: int
     _legal: tuple[Act, ...] | None
     _answering: int  # the ranks whose call will be answered: held (picked) and not murdered
-    _spent: int  # what the turn has used of its offers (``_OFFERS``): power, tax, Laboratory, Smithy
+    _open: int  # the offers of the turn's character (``_OFFERS``) it has not used: power, tax, Laboratory, Smithy
 
     # --- setup ---------------------------------------------------------------------------------
 
@@ -487,6 +489,7 @@ class CitadelsState(GameState[Act]):
         self.first_complete = -1
         self.hq_round = -1
         self.log = []
+        self.rank = 0
         self._reset_turn()
         self._legal = None
         self.drawn = []
@@ -494,28 +497,28 @@ class CitadelsState(GameState[Act]):
         self.kept = []
         self.marked = []
         self.grave_card = -1
-        self.rank = 0
         self.turn_seat = -1
         self._start_round()
 
     def _reset_turn(self) -> None:
         self.gathered = False
         self.builds_left = 0
-        self._spent = 0
+        self._open = _OFFERS[self.rank]
 
-    # The turn's flags, read by the views, the lens and the saved form; the rules read ``_spent``.
+    # The turn's flags, read by the views, the lens and the saved form; the rules read ``_open``: a flag is
+    # set when the character has that offer and the turn has closed it.
 
     @property
     def tax_used(self) -> bool:
-        return bool(self._spent & _TAX_SPENT)
+        return bool(_OFFERS[self.rank] & _ANY_TAX & ~self._open)
 
     @tax_used.setter
     def tax_used(self, used: bool) -> None:
-        self._spend(_TAX_SPENT, used)
+        self._spend(_ANY_TAX, used)
 
     @property
     def power_used(self) -> bool:
-        return bool(self._spent & _POWER_BIT)
+        return bool(_OFFERS[self.rank] & _POWER_BIT & ~self._open)
 
     @power_used.setter
     def power_used(self, used: bool) -> None:
@@ -523,7 +526,7 @@ class CitadelsState(GameState[Act]):
 
     @property
     def lab_used(self) -> bool:
-        return bool(self._spent & _LAB_BIT)
+        return bool(_OFFERS[self.rank] & _LAB_BIT & ~self._open)
 
     @lab_used.setter
     def lab_used(self, used: bool) -> None:
@@ -531,14 +534,14 @@ class CitadelsState(GameState[Act]):
 
     @property
     def smithy_used(self) -> bool:
-        return bool(self._spent & _SMITHY_BIT)
+        return bool(_OFFERS[self.rank] & _SMITHY_BIT & ~self._open)
 
     @smithy_used.setter
     def smithy_used(self, used: bool) -> None:
         self._spend(_SMITHY_BIT, used)
 
     def _spend(self, bits: int, used: bool) -> None:
-        self._spent = self._spent | bits if used else self._spent & ~bits
+        self._open = self._open & ~bits if used else self._open | _OFFERS[self.rank] & bits
 
     # --- selection phase -----------------------------------------------------------------------
 
@@ -661,7 +664,7 @@ class CitadelsState(GameState[Act]):
             self.crown = seat
             log.append((-1, E_CROWN, seat))
         self.gathered = False
-        self._spent = 0
+        self._open = _OFFERS[rank]
         self.builds_left = _BUILDS_A_TURN[rank]
         self.phase = P_TURN
         if self.rules.bonus_at_call[rank]:
@@ -739,15 +742,14 @@ class CitadelsState(GameState[Act]):
         phase = self.phase
         if phase == P_TURN:
             seat = self.cur
-            rank = self.rank
             mask = self.masks[seat]
-            offers = (mask | _POWER_BIT) & _OFFERS[rank] & ~self._spent
+            offers = (mask | _POWER_BIT) & self._open
             if not self.gathered:
                 if not offers:
                     legal = _GOLD_DRAW if self.deck else _GOLD_ONLY
                 else:
                     acts = [GOLD, DRAW] if self.deck else [GOLD]
-                    self._offered_actions(seat, rank, offers, self.hands[seat], acts)
+                    self._offered_actions(seat, offers, self.hands[seat], acts)
                     legal = tuple(acts)
             else:
                 hand = self.hands[seat]
@@ -766,7 +768,7 @@ class CitadelsState(GameState[Act]):
                                     open_names ^= 1 << d
                                     acts.append(BUILD[d])
                 if offers:
-                    self._offered_actions(seat, rank, offers, hand, acts)
+                    self._offered_actions(seat, offers, hand, acts)
                 legal = (*acts, END)
         elif phase == P_PICK:
             legal = _PICKS[tuple(self.pool)]
@@ -790,12 +792,12 @@ class CitadelsState(GameState[Act]):
         self._legal = legal
         return legal
 
-    def _offered_actions(self, seat: int, rank: int, offers: int, hand: list[int], acts: list[Act]) -> None:
+    def _offered_actions(self, seat: int, offers: int, hand: list[int], acts: list[Act]) -> None:
         """What the turn still offers (``offers``, see ``_OFFERS``): the character's power, its tax, the
         Laboratory and the Smithy, each once per turn (§2.4, §2.5)."""
         if offers & _POWER_BIT:
-            self._power_actions(seat, rank, hand, acts)
-        if offers & _TAX_SPENT:
+            self._power_actions(seat, self.rank, hand, acts)
+        if offers & _ANY_TAX:
             acts.append(TAX)
         if offers & _LAB_SMITHY_BITS:
             if offers & _LAB_BIT and hand:
@@ -918,7 +920,7 @@ class CitadelsState(GameState[Act]):
         log = self.log
         income = self._income(seat, self.rank)
         self.gold[seat] += income
-        self._spent |= _TAX_SPENT
+        self._open &= ~_ANY_TAX
         log.append((-1, E_TAX, seat, self.rank, income))
 
     def _do_discard(self, action: Act) -> None:
@@ -937,14 +939,14 @@ class CitadelsState(GameState[Act]):
         log = self.log
         self.killed = action.a
         self._answering &= ~(1 << action.a)
-        self._spent |= _POWER_BIT
+        self._open &= ~_POWER_BIT
         log.append((-1, E_KILL, seat, action.a))
 
     def _do_rob(self, action: Act) -> None:
         seat = self.cur
         log = self.log
         self.robbed = action.a
-        self._spent |= _POWER_BIT
+        self._open &= ~_POWER_BIT
         log.append((-1, E_ROB, seat, action.a))
 
     def _do_destroy(self, action: Act) -> None:
@@ -978,14 +980,14 @@ class CitadelsState(GameState[Act]):
         hands[seat], hands[other] = got, gave
         self._swapped(seat, other, gave, got)
         self.seal_history()  # each now holds the other's cards
-        self._spent |= _POWER_BIT
+        self._open &= ~_POWER_BIT
         log.append((-1, E_SWAP, seat, other, len(gave), len(got)))
         log.append((seat, E_SWAPPED, seat, other, tuple(gave), tuple(got)))
         log.append((other, E_SWAPPED, other, seat, tuple(got), tuple(gave)))
 
     def _do_redraw(self, action: Act) -> None:
         self.marked.append(action.a)
-        self._spent |= _POWER_BIT
+        self._open &= ~_POWER_BIT
         self.phase = P_REDRAW
 
     def _do_redraw_done(self, action: Act) -> None:
@@ -1001,7 +1003,7 @@ class CitadelsState(GameState[Act]):
         self.deck.append(d)
         gain = self.rules.lab_gold
         self.gold[seat] += gain
-        self._spent |= _LAB_BIT
+        self._open &= ~_LAB_BIT
         log.append((-1, E_LAB, seat, gain))
         log.append((seat, E_LAB_CARD, seat, d))
 
@@ -1015,7 +1017,7 @@ class CitadelsState(GameState[Act]):
         del deck[: rules.smithy_draw]
         self._took(seat, cards, seat)
         self.hands[seat].extend(cards)
-        self._spent |= _SMITHY_BIT
+        self._open &= ~_SMITHY_BIT
         log.append((-1, E_SMITHY, seat, rules.smithy_price, len(cards)))
         log.append((seat, E_DREW, seat, SRC_SMITHY, cards))
 
@@ -1088,7 +1090,7 @@ class CitadelsState(GameState[Act]):
         self.gold[seat] -= price
         self.cities[target].remove(card)
         self.masks[target] &= ~(1 << card)
-        self._spent |= _POWER_BIT
+        self._open &= ~_POWER_BIT
         self.log.append((-1, E_DESTROY, seat, target, card, price))
         owner = -1
         for t, mask in enumerate(self.masks):
@@ -1338,7 +1340,7 @@ class CitadelsState(GameState[Act]):
         other.revealed = self.revealed
         other.gathered = self.gathered
         other.builds_left = self.builds_left
-        other._spent = self._spent
+        other._open = self._open
         other.drawn = list(self.drawn)
         other.keeps_left = self.keeps_left
         other.kept = list(self.kept)
@@ -1730,11 +1732,12 @@ class CitadelsState(GameState[Act]):
         self.revealed = _int(body["revealed"], range(256))
         self.gathered = _bool(body["gathered"])
         self.builds_left = _int(body["builds_left"], range(4))
-        self._spent = 0
-        self.tax_used = _bool(body["tax_used"])
-        self.power_used = _bool(body["power_used"])
-        self.lab_used = _bool(body["lab_used"])
-        self.smithy_used = _bool(body["smithy_used"])
+        self._open = _OFFERS[self.rank]
+        for flag in _TURN_FLAGS:
+            used = _bool(body[flag])
+            setattr(self, flag, used)
+            if getattr(self, flag) != used:
+                raise InvalidState(f"{flag} is set for a {CHARACTER_SLUGS[self.rank]}, who has no such offer")
         self.drawn = _ints(body["drawn"], card_ids)
         self.keeps_left = _int(body["keeps_left"], range(4))
         self.kept = _ints(body["kept"], card_ids)

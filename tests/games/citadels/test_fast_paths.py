@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import json
 from itertools import combinations
 
 import pytest
 
 from meeple import load_game
 from meeple.bots import RandomBot
+from meeple.core.errors import InvalidState
 from meeple.core.rng import Rng
 from meeple.games.citadels.actions import DESTROY, K_DESTROY, Act
 from meeple.games.citadels.data import (
+    ARCHITECT,
     DISTRICT_SLUGS,
     DISTRICT_TYPE,
     GREAT_WALL,
@@ -20,10 +23,11 @@ from meeple.games.citadels.data import (
     KIND_COUNT,
     MAP_ROOM,
     UNIQUE,
+    WARLORD,
 )
 from meeple.games.citadels.events import E_PICKED, E_ROUND
 from meeple.games.citadels.observation import CitadelsLens
-from meeple.games.citadels.state import P_OVER, P_TURN, S_PICK, CitadelsState
+from meeple.games.citadels.state import _OFFERS, P_OVER, P_TURN, S_PICK, CitadelsState
 from tests.games.citadels.helpers import new_state, set_table, start_action_phase
 
 
@@ -150,7 +154,7 @@ def test_the_legal_actions_set_by_a_step_are_those_listed_from_scratch(players: 
             if len(s.history) % 7 == 0:  # the turn's flags survive the saved form
                 restored = load_game("citadels").from_json(s.to_json())
                 assert isinstance(restored, CitadelsState)
-                assert restored._spent == s._spent and restored.legal_actions() == listed
+                assert restored._open == s._open and restored.legal_actions() == listed
             other = s.clone()
             other.apply(listed[chooser.randbelow(len(listed))])
             assert s.legal_actions() is listed
@@ -177,6 +181,21 @@ def test_the_turns_flags_read_and_set_what_it_has_used() -> None:
     for flag in flags:
         setattr(s, flag, False)
     s._legal = None
-    assert s._spent == 0
+    assert s._open == _OFFERS[WARLORD]
     s.apply("tax")
     assert s.tax_used and not s.power_used and s.to_json()["body"]["tax_used"] is True
+
+
+def test_a_saved_flag_the_character_cannot_have_is_refused() -> None:
+    s = new_state(4, seed=3)
+    chooser = Rng(3)
+    while not (s.phase == P_TURN and s.rank == ARCHITECT):
+        listed = s.legal_actions()
+        s.apply(listed[chooser.randbelow(len(listed))])
+    data = s.to_json()
+    assert load_game("citadels").from_json(data).to_json() == data
+    for flag in ("power_used", "tax_used"):  # the Architect has no power and levies no tax
+        bad = json.loads(json.dumps(data))
+        bad["body"][flag] = True
+        with pytest.raises(InvalidState, match=flag):
+            load_game("citadels").from_json(bad)
