@@ -42,11 +42,21 @@ _PLANS = tuple(_plan(n) for n in range(_MAX_PLANNED))
 
 
 def shuffle(rng: Rng, items: list[T]) -> None:
-    """Shuffle ``items`` in place from ``rng``.
+    """Shuffle ``items`` in place from ``rng``: ``shuffle_by_swaps``, read from a table of outcomes for a
+    list of 2 to 7 items (the characters set back after the King was dealt face up, every few rounds).
 
     >>> deck = list(range(10)); shuffle(Rng(3), deck); sorted(deck) == list(range(10))
     True
     """
+    n = len(items)
+    if 1 < n < _TABLED:  # one group of swaps (n! < 2**32): one word, one table read
+        items[:] = _ORDERS[n][(rng.next64() * _OUTCOMES[n]) >> 64](items)
+        return
+    shuffle_by_swaps(rng, items)
+
+
+def shuffle_by_swaps(rng: Rng, items: list[T]) -> None:
+    """The shuffle itself: Fisher–Yates over the plan's groups of swaps, one word a group."""
     n = len(items)
     plan = _PLANS[n] if n < _MAX_PLANNED else _plan(n)
     # A deck's dozen or more words are drawn side by side (``Rng.outputs``: the same words as one
@@ -60,7 +70,7 @@ def shuffle(rng: Rng, items: list[T]) -> None:
             items[i], items[j] = items[j], items[i]
 
 
-def _eight_after(swaps: tuple[tuple[int, int], ...], digits: int, items: list[int]) -> list[int]:
+def _after_swaps(swaps: tuple[tuple[int, int], ...], digits: int, items: list[int]) -> list[int]:
     """``items`` after ``swaps`` with their mixed-radix ``digits``, as ``shuffle`` makes them."""
     for i, size in swaps:
         digits, j = divmod(digits, size)
@@ -68,15 +78,23 @@ def _eight_after(swaps: tuple[tuple[int, int], ...], digits: int, items: list[in
     return items
 
 
+# Lists of 2 to 7 items (one group of swaps each): by length, the n! outcomes of the group's one draw, each
+# as the reordering its swaps make.
+_TABLED = 8
+_OUTCOMES: tuple[int, ...] = tuple(_PLANS[n][0][0] if n > 1 else 1 for n in range(_TABLED))
+_ORDERS: tuple[tuple[itemgetter[tuple[int, ...]], ...], ...] = tuple(
+    tuple(itemgetter(*_after_swaps(_PLANS[n][0][1], digits, list(range(n)))) for digits in range(_OUTCOMES[n]))
+    if n > 1 else () for n in range(_TABLED))
+
 # The shuffle of the 8 characters, from ``range(8)`` at every round, as two tables: its one group's 7 swaps
 # (8! < 2**32) split into the 4 that fill positions 7–4 (8·7·6·5 = 1680 outcomes, the low digits) and the
 # 3 that then only reorder positions 0–3 (24 outcomes).
 ((_EIGHT_PRODUCT, _EIGHT_SWAPS),) = _PLANS[8]
 _LOW_OUTCOMES = 8 * 7 * 6 * 5
 _AFTER_LOW: tuple[tuple[int, ...], ...] = tuple(
-    tuple(_eight_after(_EIGHT_SWAPS[:4], low, list(range(8)))) for low in range(_LOW_OUTCOMES))
+    tuple(_after_swaps(_EIGHT_SWAPS[:4], low, list(range(8)))) for low in range(_LOW_OUTCOMES))
 _FIRST_FOUR: tuple[itemgetter[tuple[int, ...]], ...] = tuple(
-    itemgetter(*_eight_after(_EIGHT_SWAPS[4:], high, list(range(4))))
+    itemgetter(*_after_swaps(_EIGHT_SWAPS[4:], high, list(range(4))))
     for high in range(_EIGHT_PRODUCT // _LOW_OUTCOMES))
 
 
