@@ -238,11 +238,10 @@ _TAX_BITS: tuple[int, ...] = tuple(
 _POOLS: tuple[tuple[int, ...], ...] = tuple(tuple(c for c in range(8) if subset >> c & 1) for subset in range(256))
 _PICKS: dict[tuple[int, ...], tuple[Act, ...]] = {pool: tuple(PICK[c] for c in pool) for pool in _POOLS}
 _DISCARDS: dict[tuple[int, ...], tuple[Act, ...]] = {pool: tuple(DISCARD[c] for c in pool) for pool in _POOLS}
-#: The keep step's actions for two cards drawn, by the first then the second.
-_KEEP_PAIRS: tuple[tuple[tuple[Act, ...], ...], ...] = tuple(
-    tuple((KEEP_ACTS[first],) if first == second else (KEEP_ACTS[first], KEEP_ACTS[second])
-          for second in range(KIND_COUNT))
-    for first in range(KIND_COUNT))
+#: The keep step's actions for two cards drawn, by the cards in their order.
+_KEEP_PAIRS: dict[tuple[int, ...], tuple[Act, ...]] = {
+    (first, second): (KEEP_ACTS[first],) if first == second else (KEEP_ACTS[first], KEEP_ACTS[second])
+    for first in range(KIND_COUNT) for second in range(KIND_COUNT)}
 
 
 # ``dict.fromkeys(hand)`` below lists the distinct kinds of a hand in first-seen order, so that action
@@ -774,10 +773,7 @@ class CitadelsState(GameState[Act]):
             legal = _PICKS[tuple(self.pool)]
         elif phase == P_KEEP:
             drawn = self.drawn
-            if len(drawn) == 2:  # the usual draw, without the Observatory
-                legal = _KEEP_PAIRS[drawn[0]][drawn[1]]
-            else:
-                legal = tuple(map(KEEP_ACTS.__getitem__, dict.fromkeys(drawn)))
+            legal = _KEEP_PAIRS.get(tuple(drawn)) or tuple(map(KEEP_ACTS.__getitem__, dict.fromkeys(drawn)))
         elif phase == P_DISCARD:
             legal = _DISCARDS[tuple(self.pool)]
         elif phase == P_REDRAW:
@@ -1041,8 +1037,7 @@ class CitadelsState(GameState[Act]):
             self.drawn = drawn
             self.keeps_left = quota
             self.phase = P_KEEP
-            if len(drawn) == 2:  # the usual keep step: its actions, as ``legal_actions`` lists them
-                self._legal = _KEEP_PAIRS[drawn[0]][drawn[1]]
+            self._legal = _KEEP_PAIRS.get(seen)  # the usual keep step's actions (``legal_actions``)
 
     def _do_keep(self, action: Act) -> None:
         seat = self.cur
