@@ -591,10 +591,15 @@ class ISMCTSBot:
         choose = self._policy_choose
         rng = self.rng
         epsilon = self.epsilon
+        explore = epsilon > 0.0
         decisions = 0
         out_of_time = self._out_of_time
-        played: list[Any] | None = None if leaf is None else []
-        made: list[int] | None = None if leaf is None else [0]
+        timed = self._deadline is not None
+        legal_actions = state.legal_actions
+        apply = state.apply
+        keep = leaf is not None
+        played: list[Any] = []
+        made: list[int] = [0]
         boundary = self.rollout_boundary
         earliest = self.rollout_boundary_from
         epoch: Any = _UNKNOWN  # the boundary attribute's value when the cutoff was reached
@@ -612,23 +617,21 @@ class ISMCTSBot:
                     epoch = mark
                 elif mark != epoch and (earliest is None or mark >= earliest):
                     break
-            actions = state.legal_actions()
+            actions = legal_actions()
             if len(actions) == 1:
                 action = actions[0]
             else:
                 decisions += 1
-                if choose is None or (epsilon > 0.0 and rng.random() < epsilon):
-                    action = rng.choice(actions)
-                else:
-                    action = choose(state)
-            state.apply(action)
-            if played is not None and made is not None:
+                action = (rng.choice(actions) if choose is None or (explore and rng.random() < epsilon)
+                          else choose(state))
+            apply(action)
+            if keep:
                 played.append(action)
                 made.append(decisions)
-            if out_of_time():
+            if timed and out_of_time():
                 self._cut = not state.is_over
                 break
         rewards = outcome_rewards(state, self.win_weight) if state.is_over else self.evaluator(state)
-        if leaf is not None and played is not None and made is not None and not self._cut:
+        if leaf is not None and not self._cut:
             leaf.trail = _Trail(played, made, rewards, 0, world)
         return rewards

@@ -5,12 +5,14 @@ the expert level's processes rely on)."""
 from __future__ import annotations
 
 import math
+from operator import mul
 from typing import Any
 
 import pytest
 
-from meeple.bots import hard_bot
-from meeple.bots.evaluation import FEATURES, score_evaluation
+from meeple import load_game
+from meeple.bots import RolloutPolicy, hard_bot
+from meeple.bots.evaluation import FEATURES, _citadels_predicted, score_evaluation
 from meeple.bots.ismcts import ISMCTSBot, RootStatistics
 from meeple.core.contract import GameState
 from meeple.games.caylus.state import CaylusState
@@ -33,6 +35,27 @@ def test_the_fitted_evaluation_gives_every_seat_a_reward_in_the_unit_interval(na
         rewards = evaluation(state)
         assert len(rewards) == players and all(0.0 <= r <= 1.0 for r in rewards)
         assert state.to_json() == mid_game(name, players, seed=players, steps=steps).to_json()  # read only
+
+
+@pytest.mark.parametrize(("players", "options"), [(2, None), (4, None), (7, {"preset": "original"}),
+                                                  (5, {"complete_at": 8, "observatory_cost": 5})])
+def test_citadels_predicted_scores_are_its_features_times_the_weights(players: int, options: Any) -> None:
+    """The evaluation reads Citadels' figures straight from the state: at every position of a game (the
+    crown, characters murdered, revealed or still to play), exactly what the rows times the weights give."""
+    features, _ = FEATURES["citadels"]
+    evaluation = score_evaluation("citadels")
+    assert evaluation is not None
+    state = load_game("citadels").new_game(players=players, seed=players, options=options)
+    policy = RolloutPolicy(players)
+    positions = 0
+    while not state.is_over:
+        for weights in evaluation.buckets:
+            assert _citadels_predicted(state, weights) == [sum(map(mul, weights, row)) for row in features(state)]
+        state.apply(policy.choose(state))
+        positions += 1
+    assert positions > 100
+    with pytest.raises(ValueError, match="15 features for 14 weights"):
+        _citadels_predicted(state, evaluation.buckets[0][:14])
 
 
 def test_the_evaluation_ranks_a_seat_that_leads_by_far_first() -> None:

@@ -30,12 +30,14 @@ def noisy_best(actions: Sequence[T], scores: Sequence[float], rng: Rng, noise: f
     if len(scores) == 1:
         rng.skip(1)
         return actions[0]
-    top = max(scores)
+    ordered = sorted(scores, reverse=True)
+    top = ordered[0]
     floor = top - 2.0 * noise
-    close = [index for index, score in enumerate(scores) if score > floor or score == top]
-    if len(close) == 1:  # the only one that can win: its draw does not matter
-        best = actions[close[0]]
+    runner_up = ordered[1]
+    if runner_up <= floor and runner_up != top:  # the only one that can win: its draw does not matter
+        best = actions[scores.index(top)]
     else:
+        close = [index for index, score in enumerate(scores) if score > floor or score == top]
         best = actions[0]
         best_value = -1e18
         random_at = rng.random_at

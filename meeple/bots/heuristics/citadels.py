@@ -47,6 +47,7 @@ Ties are broken by a tiny noise from the bot's own seeded generator, so a seed g
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from operator import attrgetter
 from typing import Any, cast
 
@@ -123,11 +124,12 @@ class _Public:
 
     __slots__ = ("dangers", "gains", "leaders", "near", "threat")
 
-    def __init__(self, threat: list[float], near: list[int]) -> None:
+    def __init__(self, threat: list[float], near: int) -> None:
         self.threat = threat
-        self.near = near  # the seats within two districts of completing their city
-        self.gains: dict[int, float] = {}  # seat << 3 | character: ``_char_gain`` for a rival
-        self.leaders: dict[int, int] = {}  # seat: its most dangerous rival (``_Info.leader``)
+        self.near = near  # the seats within two districts of completing their city, as bits (1 << seat)
+        self.gains: dict[int, float] = {}  # seat << 3 | character: ``_char_gains`` for a rival
+        # seat: its most dangerous rival (``_Info.leader``) and how much denying it counts (``_Info.denial``)
+        self.leaders: dict[int, tuple[int, float]] = {}
         self.dangers: dict[int, list[float]] = {}  # seat: ``_Info.dangers`` as it sees them
 
 
@@ -212,7 +214,7 @@ class _Info:
         public = self._public
         if public is None:
             bot = self._bot
-            key = (tuple(self.gold), tuple(self.masks), self.hand_counts)
+            key = (*self.gold, *self.masks, *self.hand_counts)  # each part has a length per seat
             public = bot._public.get(key)
             if public is None:
                 if len(bot._public) >= _PUBLIC_KEPT:
@@ -229,7 +231,11 @@ class _Info:
         threat = [sum(map(score, city)) + 1.5 * len(city) + 0.3 * gold + 0.3 * held
                   + (6.0 if len(city) >= last else 2.5 if len(city) >= second_last else 0.0)
                   for city, gold, held in zip(self.cities, self.gold, self.hand_counts, strict=True)]
-        return _Public(threat, [s for s, city in enumerate(self.cities) if len(city) >= second_last])
+        near = 0
+        for s, city in enumerate(self.cities):
+            if len(city) >= second_last:
+                near |= 1 << s
+        return _Public(threat, near)
 
     @property
     def threat(self) -> list[float]:
@@ -252,20 +258,27 @@ class _Info:
 
     def near_completion(self, seat: int) -> bool:
         """Whether a seat other than ``seat`` is within two districts of completing its city."""
-        return any(s != seat for s in self.public.near)
+        return bool(self.public.near & ~(1 << seat))
 
     def leader(self) -> int:
         """The most dangerous rival (the first in seat order among equals)."""
+        return self.leading()[0]
+
+    def leading(self) -> tuple[int, float]:
+        """(the most dangerous rival, how much denying it what it wants counts: its danger to us less 1,
+        if above 0), kept with the public facts."""
         public = self.public
         me = self.me
-        who = public.leaders.get(me)
-        if who is None:
+        leading = public.leaders.get(me)
+        if leading is None:
+            threat = public.threat
             best, who = -1e9, -1
-            for s, t in enumerate(public.threat):
+            for s, t in enumerate(threat):
                 if s != me and t > best:
                     best, who = t, s
-            public.leaders[me] = who
-        return who
+            deny = max(0.0, max(0.3, 1.0 + (threat[who] - threat[me]) / 8.0) - 1.0) if who >= 0 else 0.0
+            leading = public.leaders[me] = (who, deny)
+        return leading
 
     def useless(self) -> list[int]:
         """Cards of our hand that can never be built as they stand (name built, or a second copy)."""
@@ -287,7 +300,7 @@ class HeuristicBot:
     def __init__(self, seed: int | str = 0) -> None:
         self.rng = Rng(seed)
         # What public facts decide, by the facts (``_Info.public``), under the rules below.
-        self._public: dict[tuple[tuple[int, ...], ...], _Public] = {}
+        self._public: dict[tuple[int, ...], _Public] = {}
         self._points: tuple[int, ...] | None = None
         self._costs: tuple[int, ...] = ()
         self._cap = 0
@@ -387,9 +400,10 @@ class HeuristicBot:
 
     # --- the draft -----------------------------------------------------------------------------
 
-    def _holders(self, lens: CitadelsLens, me: int, characters: list[int]) -> dict[int, list[float]]:
-        """For each of ``characters``, [seat] the chance that the seat holds it, from what this seat saw
-        this round (rows to read, not to change: the characters no rival can hold share one)."""
+    def _holders(self, lens: CitadelsLens, me: int, characters: list[int]) -> dict[int, list[tuple[int, float]]]:
+        """For each of ``characters``, the seats that may hold it with their chances, in seat order and
+        only those above 0, from what this seat saw this round (lists to read, not to change: the
+        characters no rival can hold share one). Never ``me``: what we hold we know."""
         n = lens.players
         revealed = lens.revealed
         character = lens.character
@@ -400,17 +414,17 @@ class HeuristicBot:
                         strict=False))  # a pool for each of our steps so far
         # Face up, ours, or the draft's leftover we saw go face down.
         known = {*lens.face_up, *lens.my_characters, lens.leftover_seen}
-        nobody = [0.0] * n
+        nobody: list[tuple[int, float]] = []
         steps = len(order)
-        rows: dict[int, list[float]] = {}
+        rows: dict[int, list[tuple[int, float]]] = {}
+        spans: dict[int, list[tuple[int, float]]] = {}  # the rows of each interval of pick steps
         for c in characters:
             if c in known:
                 rows[c] = nobody
                 continue
             holder = revealed[c]
             if holder >= 0:
-                row = rows[c] = [0.0] * n
-                row[holder] = 1.0
+                rows[c] = [(holder, 1.0)]
                 continue
             # A rank called this round that did not answer is held by nobody (or was murdered).
             if c < character:
@@ -425,112 +439,119 @@ class HeuristicBot:
                         after = step
                 elif step < before:
                     before = step
-            seats = [s for k, s in others if after < k < before]
-            share = 1.0 / (len(seats) + 1.0)  # and the chance it went face down
-            row = rows[c] = [0.0] * n
-            for s in seats:
-                row[s] += share
+            span = after << 4 | before
+            row = spans.get(span)
+            if row is None:  # the first character of this interval (most share one or two)
+                seats = [s for k, s in others if after < k < before]
+                share = 1.0 / (len(seats) + 1.0)  # and the chance it went face down
+                if len(set(seats)) == len(seats):  # each rival picks once in the interval (always from 4 seats)
+                    seats.sort()
+                    row = [(s, share) for s in seats]
+                else:  # a rival's two picks: its chances added up as it picks
+                    chances = [0.0] * n
+                    for s in seats:
+                        chances[s] += share
+                    row = [(s, p) for s, p in enumerate(chances) if p]
+                spans[span] = row
+            rows[c] = row
         return rows
 
-    def _char_gain(self, info: _Info, seat: int, c: int) -> float:
-        """This round's expected gain (gold-equivalents) of character ``c`` for ``seat``."""
-        if c == ARCHITECT:
-            gold = info.gold[seat]
-            if seat != info.me:
-                v = 4.0 if info.hand_counts[seat] < 3 else 2.5
-                return v + min(2.0, max(0.0, (gold - 2) / 2.5))
-            hand = info.hand
-            v = 4.0 if len(hand) < 3 else 2.5
-            mask = info.masks[seat]
-            cost = info.cost
-            costs = sorted([cost[d] for d in set(hand) if not (mask >> d) & 1])
-            budget = gold + 2
-            builds = 0
-            for price in costs:  # the cheapest first: once one is out of reach, so are the rest
-                if price > budget or builds == 3:
-                    break
-                budget -= price
-                builds += 1
-            v += 2.5 * max(0, builds - 1)
-            if len(info.cities[seat]) + builds >= info.cap:
-                v += 2.0
-            return v
-        if c >= KING:  # the taxers: King, Bishop, Merchant, Warlord
-            t = CHARACTER_TAX[c]
-            mask = info.masks[seat]
-            v = float((mask & _TYPE_BITS[t]).bit_count() + ((mask >> SCHOOL_OF_MAGIC) & 1))
-            # Districts of that type we may build this turn also pay (tax after building).
-            if seat == info.me and (info.buildable_types >> t) & 1:
-                v += 0.6
-            if c == KING:
-                if info.n >= 4:
-                    v += 0.2
-            elif c == BISHOP:
-                if len(info.cities[seat]) >= info.cap - 3:
+    def _char_gains(self, info: _Info, seat: int, chars: Iterable[int]) -> list[float]:
+        """This round's expected gain (gold-equivalents) of each character of ``chars`` for ``seat``, with
+        what they share (the seat's city, whether it is ours) read once."""
+        mine = seat == info.me
+        mask = info.masks[seat]
+        gains = []
+        for c in chars:
+            if c == ARCHITECT:
+                gold = info.gold[seat]
+                if not mine:
+                    v = 4.0 if info.hand_counts[seat] < 3 else 2.5
+                    v = v + min(2.0, max(0.0, (gold - 2) / 2.5))
+                else:
+                    hand = info.hand
+                    v = 4.0 if len(hand) < 3 else 2.5
+                    cost = info.cost
+                    costs = sorted([cost[d] for d in set(hand) if not (mask >> d) & 1])
+                    budget = gold + 2
+                    builds = 0
+                    for price in costs:  # the cheapest first: once one is out of reach, so are the rest
+                        if price > budget or builds == 3:
+                            break
+                        budget -= price
+                        builds += 1
+                    v += 2.5 * max(0, builds - 1)
+                    if len(info.cities[seat]) + builds >= info.cap:
+                        v += 2.0
+            elif c >= KING:  # the taxers: King, Bishop, Merchant, Warlord
+                t = CHARACTER_TAX[c]
+                v = float((mask & _TYPE_BITS[t]).bit_count() + ((mask >> SCHOOL_OF_MAGIC) & 1))
+                # Districts of that type we may build this turn also pay (tax after building).
+                if mine and (info.buildable_types >> t) & 1:
+                    v += 0.6
+                if c == KING:
+                    if info.n >= 4:
+                        v += 0.2
+                elif c == BISHOP:
+                    if len(info.cities[seat]) >= info.cap - 3:
+                        v += 1.0
+                elif c == MERCHANT:
                     v += 1.0
-            elif c == MERCHANT:
-                v += 1.0
+                else:
+                    v += 0.4
+                    if info.public.near & ~(1 << seat):  # a rival nears completion
+                        v += 1.5
+            elif c == MAGICIAN:
+                counts = info.hand_counts
+                best_other = 0
+                for s, count in enumerate(counts):
+                    if s != seat and count > best_other:
+                        best_other = count
+                useful = len(info.hand) - len(info.useless()) if mine else counts[seat]
+                v = max(0.6, (best_other - useful) * 0.9)
+            elif c == THIEF:
+                golds = sorted((g for s, g in enumerate(info.gold) if s != seat), reverse=True)
+                v = 0.8 * golds[0] + 0.3 * sum(golds[1:3]) if golds else 0.0
+            elif c == ASSASSIN:
+                v = 1.5 if info.public.near & ~(1 << seat) else 0.5
             else:
-                v += 0.4
-                if info.near_completion(seat):
-                    v += 1.5
-            return v
-        if c == MAGICIAN:
-            counts = info.hand_counts
-            best_other = 0
-            for s, count in enumerate(counts):
-                if s != seat and count > best_other:
-                    best_other = count
-            useful = len(info.hand) - len(info.useless()) if seat == info.me else counts[seat]
-            return max(0.6, (best_other - useful) * 0.9)
-        if c == THIEF:
-            golds = sorted((g for s, g in enumerate(info.gold) if s != seat), reverse=True)
-            return 0.8 * golds[0] + 0.3 * sum(golds[1:3]) if golds else 0.0
-        if c == ASSASSIN:
-            return 1.5 if info.near_completion(seat) else 0.5
-        return 0.0
+                v = 0.0
+            gains.append(v)
+        return gains
 
     def _rival_gain(self, info: _Info, seat: int, c: int) -> float:
-        """``_char_gain`` for a seat other than ours: public facts only, so kept with them."""
+        """``_char_gains`` for a seat other than ours: public facts only, so kept with them."""
         gains = info.public.gains
         key = seat << 3 | c
         v = gains.get(key)
         if v is None:
-            v = gains[key] = self._char_gain(info, seat, c)
+            v = gains[key] = self._char_gains(info, seat, (c,))[0]
         return v
 
     def _pick(self, lens: CitadelsLens, info: _Info, legal: tuple[Act, ...]) -> Act:
         me = info.me
         gold = info.gold[me]
-        leader = info.leader()
-        # Deny what the leading rival would want, if that rival is ahead of us (else it counts 0).
-        if leader >= 0:
-            threat = info.threat
-            deny = max(0.0, max(0.3, 1.0 + (threat[leader] - threat[me]) / 8.0) - 1.0)  # its danger - 1
-        else:
-            deny = 0.0
+        chars = [a.a for a in legal]
+        scores = self._char_gains(info, me, chars)
         # A rich hand is a Thief's target: ranks the Thief cannot rob are safer.
-        rich = gold >= 5
-        safer = 0.3 * (gold - 4)
-        robbable = 0.1 * (gold - 4)
-        gain = self._char_gain
-        rival_gains = info.public.gains
-        rival = leader << 3
-        scores = []
-        for a in legal:
-            c = a.a
-            v = gain(info, me, c)
-            if rich:
+        if gold >= 5:
+            safer = 0.3 * (gold - 4)
+            robbable = 0.1 * (gold - 4)
+            for index, c in enumerate(chars):
                 if c in (ASSASSIN, THIEF):
-                    v += safer
+                    scores[index] += safer
                 else:
-                    v -= robbable
-            if deny > 0.0:
+                    scores[index] -= robbable
+        # Deny what the leading rival would want, if that rival is ahead of us (else it counts 0).
+        leader, deny = info.leading()
+        if deny > 0.0:
+            rival_gains = info.public.gains
+            rival = leader << 3
+            for index, c in enumerate(chars):
                 g = rival_gains.get(rival | c)
                 if g is None:
-                    g = rival_gains[rival | c] = gain(info, leader, c)
-                v += 0.15 * g * deny
-            scores.append(v)
+                    g = rival_gains[rival | c] = self._char_gains(info, leader, (c,))[0]
+                scores[index] += 0.15 * g * deny
         return noisy_best(legal, scores, self.rng)
 
     def _discard(self, lens: CitadelsLens, info: _Info, legal: tuple[Act, ...]) -> Act:
@@ -550,6 +571,8 @@ class HeuristicBot:
             return self._rob(lens, _Info(lens, self), legal)
         if TAX in legal:
             return TAX
+        if not gathered and K_SWAP not in kinds and K_LAB not in kinds:  # nothing to weigh before gathering
+            return self._gather(lens) if DRAW in legal else GOLD
         info = _Info(lens, self)
         if K_SWAP in kinds and not gathered:
             swap = self._swap(info, legal)
@@ -605,11 +628,13 @@ class HeuristicBot:
         city_mask = lens.city_masks[me]
         cost = lens.district_costs
         seen = 0
-        costs = []  # of the names in hand not built yet, each once
+        costs = []  # of the names in hand not built yet, each once; three are as many as more
         for d in lens.hand:
             if not (city_mask >> d) & 1 and not (seen >> d) & 1:
                 seen |= 1 << d
                 costs.append(cost[d])
+                if len(costs) == 3:
+                    break
         if lens.character == ARCHITECT:
             return GOLD if costs else DRAW
         if not costs:
@@ -630,17 +655,15 @@ class HeuristicBot:
         rows = self._holders(lens, me, [a.a for a in kills])
         dangers = info.dangers
         gains = info.public.gains
-        gain = self._char_gain
         scores = []
         for a in kills:
             c = a.a
             v = 0.0
-            for s, p in enumerate(rows[c]):
-                if p and s != me:
-                    g = gains.get(s << 3 | c)
-                    if g is None:
-                        g = gains[s << 3 | c] = gain(info, s, c)
-                    v += p * dangers[s] * (g + 3.0)
+            for s, p in rows[c]:
+                g = gains.get(s << 3 | c)
+                if g is None:
+                    g = gains[s << 3 | c] = self._char_gains(info, s, (c,))[0]
+                v += p * dangers[s] * (g + 3.0)
             scores.append(v)
         return noisy_best(kills, scores, self.rng)
 
@@ -655,9 +678,8 @@ class HeuristicBot:
             c = a.a
             extra = 1 if c == MERCHANT else 0
             v = 0.0
-            for s, p in enumerate(rows[c]):
-                if p and s != me:
-                    v += p * (gold[s] + extra + 0.5) * (0.7 + 0.3 * dangers[s])
+            for s, p in rows[c]:
+                v += p * (gold[s] + extra + 0.5) * (0.7 + 0.3 * dangers[s])
             scores.append(v)
         return noisy_best(robs, scores, self.rng)
 
