@@ -46,7 +46,10 @@ Generic improvements over the plain algorithm (nothing here knows which game it 
   once and kept in the node (that seat knows the same there in every world); at another seat's node
   it is kept for the rest of the world it was worked out in. A node's children are scanned once per
   visit (availability, UCB and the expansion test together), and the rollout calls the policy's bot
-  for the game directly.
+  for the game directly. The cyclic garbage collector pauses while a search runs: the tree's nodes,
+  which point to their parents, all live until it ends, and the rest of what an iteration makes is
+  freed as it goes by reference counts, so its passes over the young objects found nothing to free
+  (1–2% of a Citadels search's time).
 - **Other seats follow the policy** (optional, ``opponents_follow_policy``): inside the tree, a seat
   other than the bot's plays the policy's choice in the world at hand instead of being searched by
   UCB. Where the other seats *are* that policy (the hard level's measured opponents), the tree then
@@ -64,6 +67,7 @@ comes from the bot's own seeded generator, so a seed gives the same play for an 
 
 from __future__ import annotations
 
+import gc
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -308,13 +312,19 @@ class ISMCTSBot:
         self._seat = seat
         self._rollouts = 0
         self._policy_choose = self._policy_for(state)
-        if self.paired_root is not None and self.rollout_policy is not None:
-            chosen = list(candidates) if candidates else self.root_candidates(state, legal, self.paired_root)
-            statistics.candidates = chosen
-            if len(chosen) > 1:
-                self._search_paired(state, seat, chosen, statistics)
-        else:
-            self._search_tree(state, seat, statistics)
+        collecting = gc.isenabled()
+        gc.disable()  # module docstring, "Cheap iterations"
+        try:
+            if self.paired_root is not None and self.rollout_policy is not None:
+                chosen = list(candidates) if candidates else self.root_candidates(state, legal, self.paired_root)
+                statistics.candidates = chosen
+                if len(chosen) > 1:
+                    self._search_paired(state, seat, chosen, statistics)
+            else:
+                self._search_tree(state, seat, statistics)
+        finally:
+            if collecting:
+                gc.enable()
         statistics.rollouts = self._rollouts
         self.last_iterations = statistics.iterations
         self.last_rollouts = statistics.rollouts

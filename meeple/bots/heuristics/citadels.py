@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from operator import attrgetter
-from typing import Any, cast
+from typing import Any
 
 from meeple.bots.heuristics import noisy_best
 from meeple.core.contract import GameState
@@ -112,6 +112,12 @@ _BONUS: tuple[float, ...] = tuple(UNIQUE_BONUS.get(d, 0.0) for d in range(len(DI
 _TYPE_BITS: tuple[int, ...] = tuple(
     sum(1 << d for d, kind in enumerate(DISTRICT_TYPE) if kind == t) for t in range(UNIQUE + 1))
 _KIND = attrgetter("kind")
+#: [a city's mask] the district types it holds, as bits (printed data: the same under every rule), for the
+#: cities met lately: a seat's city stays the same for many decisions. At most ``_CITIES_KEPT`` at once.
+_CITY_TYPES: dict[int, int] = {}
+_CITIES_KEPT = 4096
+#: [the picks offered] their characters (lists to read, not to change): a draft offers at most 2**8 sets.
+_CHARACTERS_OFFERED: dict[tuple[Act, ...], list[int]] = {}
 #: The legal actions of a turn that has only gold or cards to choose between.
 _GOLD_OR_DRAW = (GOLD, DRAW)
 
@@ -182,10 +188,15 @@ class _Info:
         types = self._my_types
         if types < 0:
             mask = self.masks[self.me]
-            types = 0
-            for t, bits in enumerate(_TYPE_BITS):
-                if mask & bits:
-                    types |= 1 << t
+            types = _CITY_TYPES.get(mask, -1)
+            if types < 0:
+                types = 0
+                for t, bits in enumerate(_TYPE_BITS):
+                    if mask & bits:
+                        types |= 1 << t
+                if len(_CITY_TYPES) >= _CITIES_KEPT:
+                    _CITY_TYPES.clear()
+                _CITY_TYPES[mask] = types
             self._my_types = types
         return types
 
@@ -308,7 +319,7 @@ class HeuristicBot:
     # --- entry point ---------------------------------------------------------------------------
 
     def choose(self, state: GameState[Any]) -> Any:
-        legal = cast("tuple[Act, ...]", state.legal_actions())
+        legal: tuple[Act, ...] = state.legal_actions()  # type: ignore[assignment]  # Citadels' are
         if len(legal) == 1:
             return legal[0]
         me = state.current_player
@@ -510,7 +521,9 @@ class HeuristicBot:
                 useful = len(info.hand) - len(info.useless()) if mine else counts[seat]
                 v = max(0.6, (best_other - useful) * 0.9)
             elif c == THIEF:
-                golds = sorted((g for s, g in enumerate(info.gold) if s != seat), reverse=True)
+                golds = list(info.gold)  # the others' gold, the richest first
+                del golds[seat]
+                golds.sort(reverse=True)
                 v = 0.8 * golds[0] + 0.3 * sum(golds[1:3]) if golds else 0.0
             elif c == ASSASSIN:
                 v = 1.5 if info.public.near & ~(1 << seat) else 0.5
@@ -531,7 +544,9 @@ class HeuristicBot:
     def _pick(self, lens: CitadelsLens, info: _Info, legal: tuple[Act, ...]) -> Act:
         me = info.me
         gold = info.gold[me]
-        chars = [a.a for a in legal]
+        chars = _CHARACTERS_OFFERED.get(legal)
+        if chars is None:
+            chars = _CHARACTERS_OFFERED[legal] = [a.a for a in legal]
         scores = self._char_gains(info, me, chars)
         # A rich hand is a Thief's target: ranks the Thief cannot rob are safer.
         if gold >= 5:
