@@ -49,7 +49,9 @@ Generic improvements over the plain algorithm (nothing here knows which game it 
   for the game directly. The cyclic garbage collector pauses while a search runs: the tree's nodes,
   which point to their parents, all live until it ends, and the rest of what an iteration makes is
   freed as it goes by reference counts, so its passes over the young objects found nothing to free
-  (1–2% of a Citadels search's time).
+  (1–2% of a Citadels search's time). Only in a process whose one thread is the search's (the CLI, a
+  tournament worker): the collector is the process's, so a server's bot thread must not pause it for
+  the server's other threads, nor race another search to switch it back on.
 - **Other seats follow the policy** (optional, ``opponents_follow_policy``): inside the tree, a seat
   other than the bot's plays the policy's choice in the world at hand instead of being searched by
   UCB. Where the other seats *are* that policy (the hard level's measured opponents), the tree then
@@ -69,6 +71,7 @@ from __future__ import annotations
 
 import gc
 import math
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -133,6 +136,15 @@ class _Node:
         self.favourite: Any = _UNKNOWN  # the policy's choice here (see ``ISMCTSBot._favourite``)
         self.favourite_world = -1  # the world it was worked out in, where another seat decides
         self.trail: _Trail | None = None  # the last rollout from here, until a child takes it over
+
+
+def _pause_collector() -> bool:
+    """Pause the cyclic garbage collector for a search when this thread is the process's only one
+    (module docstring, "Cheap iterations"); whether it was paused, so the caller switches it back on."""
+    if threading.active_count() > 1 or not gc.isenabled():
+        return False
+    gc.disable()
+    return True
 
 
 @dataclass
@@ -312,8 +324,7 @@ class ISMCTSBot:
         self._seat = seat
         self._rollouts = 0
         self._policy_choose = self._policy_for(state)
-        collecting = gc.isenabled()
-        gc.disable()  # module docstring, "Cheap iterations"
+        paused = _pause_collector()
         try:
             if self.paired_root is not None and self.rollout_policy is not None:
                 chosen = list(candidates) if candidates else self.root_candidates(state, legal, self.paired_root)
@@ -323,7 +334,7 @@ class ISMCTSBot:
             else:
                 self._search_tree(state, seat, statistics)
         finally:
-            if collecting:
+            if paused:
                 gc.enable()
         statistics.rollouts = self._rollouts
         self.last_iterations = statistics.iterations

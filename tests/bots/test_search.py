@@ -4,7 +4,9 @@ the expert level's processes rely on)."""
 
 from __future__ import annotations
 
+import gc
 import math
+import threading
 from operator import mul
 from typing import Any
 
@@ -225,3 +227,45 @@ def test_a_rollout_cut_late_in_the_game_is_played_to_the_end() -> None:
 def test_playing_late_rollouts_to_the_end_needs_an_evaluation_that_knows_the_progress() -> None:
     with pytest.raises(ValueError, match="progress"):
         ISMCTSBot(1, rollout_cutoff=4, rollout_to_end_from=0.5)
+
+
+class _CollectorWatch:
+    """A rollout policy (the toy game's first legal action) that notes whether the garbage collector ran."""
+
+    name = "collector-watch"
+
+    def __init__(self) -> None:
+        self.seen: set[bool] = set()
+
+    def choose(self, state: GameState[Any]) -> Any:
+        self.seen.add(gc.isenabled())
+        return state.legal_actions()[0]
+
+
+def test_a_search_alone_in_its_process_pauses_the_garbage_collector_and_switches_it_back_on() -> None:
+    watch = _CollectorWatch()
+    ISMCTSBot(seed=1, iterations=50, rollout_policy=watch).choose(Toy().new_game(players=3, seed=5))
+    assert watch.seen == {False}
+    assert gc.isenabled()
+
+
+def test_a_search_beside_other_threads_leaves_the_garbage_collector_alone() -> None:
+    """A server's bots think in threads beside the server's own: the collector is the whole process's, and
+    two searches pausing and restoring it at once could leave it off for good."""
+    watches = [_CollectorWatch() for _ in range(4)]
+    state = Toy().new_game(players=3, seed=5)
+    release = threading.Event()
+    bystander = threading.Thread(target=release.wait)
+    bystander.start()
+    try:
+        bots = [ISMCTSBot(seed=i, iterations=300, rollout_policy=watch) for i, watch in enumerate(watches)]
+        searches = [threading.Thread(target=bot.choose, args=(state.clone(),)) for bot in bots]
+        for search in searches:
+            search.start()
+        for search in searches:
+            search.join()
+    finally:
+        release.set()
+        bystander.join()
+    assert all(watch.seen == {True} for watch in watches)
+    assert gc.isenabled()
