@@ -111,6 +111,8 @@ _BONUS: tuple[float, ...] = tuple(UNIQUE_BONUS.get(d, 0.0) for d in range(len(DI
 #: so how many districts of a type it has is the bit count of its mask's share of these.
 _TYPE_BITS: tuple[int, ...] = tuple(
     sum(1 << d for d, kind in enumerate(DISTRICT_TYPE) if kind == t) for t in range(UNIQUE + 1))
+#: [character] the districts of the type it taxes as bits (0 for the characters that tax none).
+_TAXED_BITS: tuple[int, ...] = tuple(_TYPE_BITS[t] if t >= 0 else 0 for t in CHARACTER_TAX)
 _KIND = attrgetter("kind")
 #: [a city's mask] the district types it holds, as bits (printed data: the same under every rule), for the
 #: cities met lately: a seat's city stays the same for many decisions. At most ``_CITIES_KEPT`` at once.
@@ -239,12 +241,13 @@ class _Info:
         cap = self.cap
         last, second_last = cap - 1, cap - 2
         # How dangerous each seat is: city points, progress toward completion, gold and cards in reserve.
-        threat = [sum(map(score, city)) + 1.5 * len(city) + 0.3 * gold + 0.3 * held
-                  + (6.0 if len(city) >= last else 2.5 if len(city) >= second_last else 0.0)
-                  for city, gold, held in zip(self.cities, self.gold, self.hand_counts, strict=True)]
+        threat = []
         near = 0
-        for s, city in enumerate(self.cities):
-            if len(city) >= second_last:
+        for s, (city, gold, held) in enumerate(zip(self.cities, self.gold, self.hand_counts, strict=True)):
+            size = len(city)
+            threat.append(sum(map(score, city)) + 1.5 * size + 0.3 * gold + 0.3 * held
+                          + (6.0 if size >= last else 2.5 if size >= second_last else 0.0))
+            if size >= second_last:
                 near |= 1 << s
         return _Public(threat, near)
 
@@ -472,7 +475,9 @@ class HeuristicBot:
         what they share (the seat's city, whether it is ours) read once."""
         mine = seat == info.me
         mask = info.masks[seat]
-        gains = []
+        school = (mask >> SCHOOL_OF_MAGIC) & 1  # it counts as any type for the taxers
+        gains: list[float] = []
+        append = gains.append
         for c in chars:
             if c == ARCHITECT:
                 gold = info.gold[seat]
@@ -495,10 +500,9 @@ class HeuristicBot:
                     if len(info.cities[seat]) + builds >= info.cap:
                         v += 2.0
             elif c >= KING:  # the taxers: King, Bishop, Merchant, Warlord
-                t = CHARACTER_TAX[c]
-                v = float((mask & _TYPE_BITS[t]).bit_count() + ((mask >> SCHOOL_OF_MAGIC) & 1))
+                v = float((mask & _TAXED_BITS[c]).bit_count() + school)
                 # Districts of that type we may build this turn also pay (tax after building).
-                if mine and (info.buildable_types >> t) & 1:
+                if mine and (info.buildable_types >> CHARACTER_TAX[c]) & 1:
                     v += 0.6
                 if c == KING:
                     if info.n >= 4:
@@ -529,7 +533,7 @@ class HeuristicBot:
                 v = 1.5 if info.public.near & ~(1 << seat) else 0.5
             else:
                 v = 0.0
-            gains.append(v)
+            append(v)
         return gains
 
     def _rival_gain(self, info: _Info, seat: int, c: int) -> float:
@@ -576,9 +580,9 @@ class HeuristicBot:
     # --- the turn ------------------------------------------------------------------------------
 
     def _turn(self, lens: CitadelsLens, legal: tuple[Act, ...]) -> Act:
-        gathered = lens.gathered
-        if legal == _GOLD_OR_DRAW and not gathered:  # the commonest turn decision: nothing else to weigh
+        if legal == _GOLD_OR_DRAW:  # the commonest turn decision (gathering, so not gathered): nothing else to weigh
             return self._gather(lens)
+        gathered = lens.gathered
         kinds = set(map(_KIND, legal))
         if K_KILL in kinds:
             return self._kill(lens, _Info(lens, self), legal)
@@ -601,7 +605,7 @@ class HeuristicBot:
         if not gathered:
             return self._gather(lens) if DRAW in legal else GOLD
         me = info.me
-        builds = [a for a in legal if a.kind == K_BUILD]
+        builds = [a for a in legal if a.kind == K_BUILD] if K_BUILD in kinds else None
         if builds:
             values = self._build_values(info, builds, lens.character)
             best = noisy_best(builds, values, self.rng)
@@ -650,10 +654,10 @@ class HeuristicBot:
                 costs.append(cost[d])
                 if len(costs) == 3:
                     break
-        if lens.character == ARCHITECT:
-            return GOLD if costs else DRAW
         if not costs:
             return DRAW
+        if lens.character == ARCHITECT:
+            return GOLD
         gold = lens.gold[me]
         if len(costs) >= 2:
             # Enough cards: gold, unless we are rich enough to build everything we hold soon.
