@@ -242,7 +242,11 @@ class _CollectorWatch:
         return state.legal_actions()[0]
 
 
-def test_a_search_alone_in_its_process_pauses_the_garbage_collector_and_switches_it_back_on() -> None:
+def test_a_search_alone_in_its_process_pauses_the_garbage_collector_and_switches_it_back_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # alone as in the CLI: earlier tests may have left threads behind in this process (an expert's pool)
+    monkeypatch.setattr(threading, "active_count", lambda: 1)
     watch = _CollectorWatch()
     ISMCTSBot(seed=1, iterations=50, rollout_policy=watch).choose(Toy().new_game(players=3, seed=5))
     assert watch.seen == {False}
