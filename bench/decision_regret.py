@@ -30,7 +30,9 @@ comparison) and seed = the position's number. Printed per setting: the mean regr
 how often it chose the best-valued action, the mean iterations a decision, the mean paired difference of
 regret against ``base`` ± its standard error (negative: better than base), and the mean regret per kind
 of action (the action's name up to its first ``:``). The heuristic's own choice (``medium``) is listed
-too. ``--out FILE`` keeps every setting's regret and chosen action per position. ``--workers`` searches positions in
+too. ``--out FILE`` keeps every setting's regret and chosen action per position (rewritten after each
+setting); ``--reuse FILE`` takes the choices of the settings such a file holds instead of searching
+again (base, when only a new setting is to be compared with it). ``--workers`` searches positions in
 parallel processes (the CPU clock keeps them comparable).
 """
 
@@ -233,6 +235,8 @@ def main() -> None:
                         help="value actions as W × win share + (1 − W) × margin (default: the search's 0.7)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", help="file to write every setting's regret per position to (JSON)")
+    parser.add_argument("--reuse", help="an --out file of the same positions: its settings' choices are taken "
+                                        "from it instead of searched again (e.g. base, for a new setting)")
     args = parser.parse_args()
     settings: dict[str, dict[str, Any]] = {"base": {}}
     for text in args.setting:
@@ -254,6 +258,13 @@ def main() -> None:
     heuristic = [regret(p, p.heuristic_choice) for p in positions]
     rows: dict[str, list[float]] = {"medium": heuristic}
     choices: dict[str, list[str]] = {"medium": [str(p.heuristic_choice) for p in positions]}
+    iterations_of: dict[str, float] = {}
+    reused: dict[str, Any] = {"choices": {}, "iterations": {}}
+    if args.reuse:
+        with open(args.reuse) as handle:
+            reused = json.load(handle)
+        if reused["positions"] != choices["medium"]:
+            raise SystemExit(f"{args.reuse} holds other positions")
     _JOB.update(positions=positions, budget=args.budget)
     header = f"{'setting':<14} {'regret':>15} {'best':>7} {'iters':>6} {'vs base':>17}  per kind"
     print(header, flush=True)
@@ -279,8 +290,13 @@ def main() -> None:
     pool = multiprocessing.get_context("fork").Pool(args.workers) if args.workers > 1 else None
     try:
         for name, overrides in settings.items():
-            jobs = [(p.number, args.game, overrides) for p in positions]
-            results = pool.map(_decide, jobs) if pool is not None else [_decide(job) for job in jobs]
+            if name in reused["choices"]:  # searched before, on the same positions
+                done_before = round(reused.get("iterations", {}).get(name, 0))
+                results = [(p.number, action, done_before) for p, action in
+                           zip(positions, reused["choices"][name], strict=True)]
+            else:
+                jobs = [(p.number, args.game, overrides) for p in positions]
+                results = pool.map(_decide, jobs) if pool is not None else [_decide(job) for job in jobs]
             regrets = []
             best = 0
             iterations = 0
@@ -293,15 +309,16 @@ def main() -> None:
                 best += value == 0.0
                 iterations += done
             rows[name] = regrets
-            print(line(name, regrets, best, iterations / len(results)), flush=True)
+            iterations_of[name] = iterations / len(results)
+            print(line(name, regrets, best, iterations_of[name]), flush=True)
+            if args.out:  # after every setting, so that a run stopped early keeps what it measured
+                with open(args.out, "w") as handle:
+                    json.dump({"positions": [str(p.heuristic_choice) for p in positions], "regrets": rows,
+                               "choices": choices, "iterations": iterations_of}, handle)
     finally:
         if pool is not None:
             pool.close()
             pool.join()
-    if args.out:
-        with open(args.out, "w") as handle:
-            json.dump({"positions": [str(p.heuristic_choice) for p in positions], "regrets": rows,
-                       "choices": choices}, handle)
     print(f"done in {time.perf_counter() - started:.0f} s; load {os.getloadavg()}", flush=True)
 
 
