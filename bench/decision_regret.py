@@ -12,7 +12,7 @@ random in each equal slice of the game's length. Values ("gold"): every legal ac
 end by the heuristic on every seat, ``--rollouts`` times; rollout r of every action uses the same future
 chance (the state's generator reseeded) and the same heuristic seed, so the actions are compared on
 common random numbers. The reward is the search's own: 0.7 × win share + 0.3 × the score margin in
-[0, 1]; ``--value-win-weight W`` values them as W × win share + (1 − W) × margin instead (1: the win
+[0, 1]; ``--value-win-weight W`` values the actions as W × win share + (1 − W) × margin instead (1: the win
 share alone, what a tournament counts, to compare searches that maximise different rewards fairly).
 The true hidden state is a sample from the seat's real posterior (the game dealt it so), so over
 many positions the regret of a choice against these values is an unbiased measure of its quality,
