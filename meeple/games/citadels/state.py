@@ -268,6 +268,23 @@ _OFFERS: tuple[int, ...] = tuple(
 assert not _POWER_BIT & (_ANY_TAX | _LAB_SMITHY_BITS) and not _ANY_TAX & _LAB_SMITHY_BITS
 
 
+class _TurnFlag:
+    """One of the turn's saved flags (``tax_used``...), a view of ``_open``: set when the turn's character
+    has that offer and the turn has closed it. Setting it closes or reopens the offer, so the saved form
+    and the scenario tests write the flags while the rules keep one mask."""
+
+    __slots__ = ("bits",)
+
+    def __init__(self, bits: int) -> None:
+        self.bits = bits
+
+    def __get__(self, state: CitadelsState, owner: type | None = None) -> bool:
+        return bool(_OFFERS[state.rank] & self.bits & ~state._open)
+
+    def __set__(self, state: CitadelsState, used: bool) -> None:
+        bits = self.bits
+        state._open = state._open & ~bits if used else state._open | _OFFERS[state.rank] & bits
+
 
 def _visibility(entry: LogEntry) -> int:
     """Who sees a log entry: ``PUBLIC`` (-1) everyone, else that one seat (meeple/core/events.py)."""
@@ -504,43 +521,11 @@ class CitadelsState(GameState[Act]):
         self.builds_left = 0
         self._open = _OFFERS[self.rank]
 
-    # The turn's flags, read by the views, the lens and the saved form; the rules read ``_open``: a flag is
-    # set when the character has that offer and the turn has closed it.
-
-    @property
-    def tax_used(self) -> bool:
-        return bool(_OFFERS[self.rank] & _ANY_TAX & ~self._open)
-
-    @tax_used.setter
-    def tax_used(self, used: bool) -> None:
-        self._spend(_ANY_TAX, used)
-
-    @property
-    def power_used(self) -> bool:
-        return bool(_OFFERS[self.rank] & _POWER_BIT & ~self._open)
-
-    @power_used.setter
-    def power_used(self, used: bool) -> None:
-        self._spend(_POWER_BIT, used)
-
-    @property
-    def lab_used(self) -> bool:
-        return bool(_OFFERS[self.rank] & _LAB_BIT & ~self._open)
-
-    @lab_used.setter
-    def lab_used(self, used: bool) -> None:
-        self._spend(_LAB_BIT, used)
-
-    @property
-    def smithy_used(self) -> bool:
-        return bool(_OFFERS[self.rank] & _SMITHY_BIT & ~self._open)
-
-    @smithy_used.setter
-    def smithy_used(self, used: bool) -> None:
-        self._spend(_SMITHY_BIT, used)
-
-    def _spend(self, bits: int, used: bool) -> None:
-        self._open = self._open & ~bits if used else self._open | _OFFERS[self.rank] & bits
+    # The turn's flags, read by the views, the lens and the saved form; the rules read ``_open``.
+    tax_used = _TurnFlag(_ANY_TAX)
+    power_used = _TurnFlag(_POWER_BIT)
+    lab_used = _TurnFlag(_LAB_BIT)
+    smithy_used = _TurnFlag(_SMITHY_BIT)
 
     # --- selection phase -----------------------------------------------------------------------
 
