@@ -446,6 +446,31 @@ class ResultsFolder:
         self.result.write(self.directory)
 
 
+def read_results(directory: Path) -> TournamentResult:
+    """The tournament kept in a results folder (``--out``), its table tallied from the rows there: what
+    a run left behind, read again without playing (each row checked as ``--resume`` checks it).
+    Raises ``ResultsFolderError`` when the folder holds no readable tournament."""
+    summary_path = directory / SUMMARY_JSON
+    try:
+        summary = json.loads(summary_path.read_text())
+        kinds = [str(kind) for kind in summary["bots"]]
+        result = TournamentResult(
+            str(summary["game"]), kinds, int(summary["seed"]), dict(summary.get("options") or {}),
+            [EntryResult(name, kind) for name, kind in zip(entry_names(kinds), kinds, strict=True)],
+            budget_clock=str(summary.get("budget_clock", "wall")), planned=int(summary.get("planned", 0)),
+            code=[str(code) for code in summary.get("code", [])], runner=str(summary.get("runner", "processes")),
+            interrupted=bool(summary.get("interrupted", False)), running=bool(summary.get("running", False)))
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise ResultsFolderError(f"{directory} holds no readable tournament: {summary_path}: {error}") from None
+    if not (directory / GAMES_CSV).exists():
+        raise ResultsFolderError(f"{directory} holds no readable tournament: {directory / GAMES_CSV} is missing")
+    result.records.extend(sorted(ResultsFolder(directory, result)._read_games(), key=lambda r: r.index))
+    result.resumed = len(result.records)
+    result.earlier_seconds = float(summary.get("seconds", 0.0))
+    _tally(result)
+    return result
+
+
 def _shown(value: Any) -> str:
     return ",".join(value) if isinstance(value, list) else json.dumps(value)
 

@@ -11,13 +11,14 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from meeple.cli import app
-from meeple.tournament import GAMES_CSV, SUMMARY_JSON, ResultsFolderError, run_tournament
+from meeple.tournament import GAMES_CSV, SUMMARY_JSON, ResultsFolderError, read_results, run_tournament
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
@@ -51,6 +52,33 @@ def test_a_resumed_tournament_has_the_games_and_table_of_one_uninterrupted_run(t
     # Asking again for as many games plays none and changes no result.
     again = run_tournament(GAME, LINEUP, 12, seed=5, out=tmp_path / "parts", resume=True)
     assert again.played_now == 0 and _rows(tmp_path / "parts") == _rows(tmp_path / "whole")
+
+
+def test_a_results_folder_read_back_gives_the_table_of_its_run(tmp_path: Path) -> None:
+    played = run_tournament(GAME, LINEUP, 6, seed=3, workers=1, out=tmp_path / "run")
+    read = read_results(tmp_path / "run")
+    assert read.to_json()["entries"] == played.to_json()["entries"]  # wins, scores and ratings alike
+    assert [r.index for r in read.records] == list(range(6))
+    kept = sorted(played.records, key=lambda r: r.index)
+    assert [replace(r, seconds=round(r.seconds, 4)) for r in kept] == read.records  # times kept to 0.1 ms
+    assert (read.game, read.kinds, read.seed, read.planned, read.code) == (GAME, LINEUP, 3, 6, played.code)
+    # A run still going (its summary says so) is read as far as it got, a torn last row left out.
+    table = tmp_path / "run" / GAMES_CSV
+    table.write_text(table.read_text() + "6,9,12")
+    assert len(read_results(tmp_path / "run").records) == 6
+
+
+def test_reading_a_folder_that_holds_no_tournament_says_why(tmp_path: Path) -> None:
+    with pytest.raises(ResultsFolderError, match=r"summary\.json"):
+        read_results(tmp_path)
+    run_tournament(GAME, LINEUP, 2, seed=1, workers=1, out=tmp_path / "run")
+    (tmp_path / "run" / GAMES_CSV).unlink()
+    with pytest.raises(ResultsFolderError, match=r"games\.csv is missing"):
+        read_results(tmp_path / "run")
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / SUMMARY_JSON).write_text('{"game": "citadels"}')
+    with pytest.raises(ResultsFolderError, match="bots"):
+        read_results(tmp_path / "bad")
 
 
 def test_resume_continues_an_older_table_without_the_decisions_column(tmp_path: Path) -> None:
