@@ -80,6 +80,56 @@ def test_a_table_is_created_from_a_preset_in_japanese(browser: Browser, server: 
     assert table["seats"][1]["bot_level"] == "medium"
 
 
+def test_the_create_form_keeps_its_choices_in_another_language_and_after_signing_in(browser: Browser,
+                                                                                    server: Server) -> None:
+    page = browser.new_context(viewport={"width": 1280, "height": 1000}).new_page()
+    page.goto(server.url + "/")
+    page.select_option("#game", "caylus")
+    page.fill("#players", "2")
+    page.dispatch_event("#players", "change")
+    page.fill("#name", "Ada")
+    page.select_option("#seat-kind-1", "bot:hard")
+    page.select_option("#clock-mode", "turn-based")
+    page.select_option("#clock-speed", "3d")
+    page.locator("#watchers").uncheck()
+    page.locator("details.options-box summary").click()
+    page.locator("#option-pp_floor").uncheck()
+    expect(page.locator("#preset")).to_have_value("custom")
+
+    def kept() -> None:
+        expect(page.locator("#game")).to_have_value("caylus")
+        expect(page.locator("#players")).to_have_value("2")
+        expect(page.locator(".seat-kind")).to_have_count(2)
+        expect(page.locator("#seat-kind-1")).to_have_value("bot:hard")
+        expect(page.locator("#clock-mode")).to_have_value("turn-based")
+        expect(page.locator("#clock-speed")).to_have_value("3d")
+        expect(page.locator("#watchers")).not_to_be_checked()
+        expect(page.locator("details.options-box")).to_have_attribute("open", "")
+        expect(page.locator("#option-pp_floor")).not_to_be_checked()
+        expect(page.locator("#preset")).to_have_value("custom")
+        expect(page.locator("[data-option-row='pp_floor']")).to_have_class(re.compile(r"\boption-changed\b"))
+
+    page.select_option("#language", "ja")
+    expect(page.locator("#create-button")).to_have_text("作成")  # drawn again, in Japanese
+    expect(page.locator("#seat-about-1")).not_to_have_text("")
+    kept()
+    expect(page.locator("#name")).to_have_value("Ada")
+
+    page.locator(".account-box summary").click()  # signing in: the account's name, the rest kept
+    page.fill("#account-name", "Bea")
+    page.fill("#account-password", "a long enough password")
+    page.click("#register")
+    expect(page.locator("#profile-link")).to_be_visible()
+    expect(page.locator("#name")).to_have_value("Bea")
+    kept()
+    page.click("#create-button")
+    page.wait_for_url(TABLE_URL)
+    # a table without watchers shows itself to its players only: asked with the page's own cookies
+    table = page.request.get(f"{server.url}/api/tables/{page.url.rsplit('/', 1)[1]}").json()["table"]
+    assert (table["game"], table["players"], table["mode"], table["watchers"]) == ("caylus", 2, "turn-based", False)
+    assert table["options"]["pp_floor"] is False and table["seats"][1]["bot_level"] == "hard"
+
+
 def test_free_form_options_offer_their_usual_values_by_name_and_any_other(browser: Browser, server: Server) -> None:
     page = browser.new_context(viewport={"width": 1280, "height": 1000}).new_page()
     page.goto(server.url + "/")

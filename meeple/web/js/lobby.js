@@ -121,8 +121,41 @@ function presetsOf(chosen) {
   return presets;
 }
 
+/** What the creation form holds now (each control by id, whether its options are open), so that drawing
+ * it again — in another language, after signing in — keeps what the player chose; null before it is drawn. */
+function createFormChoices(form) {
+  const values = [...form.querySelectorAll("input[id], select[id]")].map((control) =>
+    [control.id, control.type === "checkbox" ? control.checked : control.value]);
+  if (!values.length) return null;
+  return { values, optionsOpen: form.querySelector(".options-box")?.open ?? false, drawnFor: form.dataset.drawnFor };
+}
+
+/** Put kept choices back as the player would: the game and the player count first (they redraw the seats
+ * and options), then every other control in the form's order, each announcing its change so that what
+ * depends on it follows (the clock's speeds, a seat's description, the matching preset). The preset is
+ * not set: it follows from the options. A name typed before signing in gives way to the account's. */
+function restoreCreateForm(form, kept) {
+  const set = (id, value) => {
+    const control = form.querySelector(`#${CSS.escape(id)}`);
+    if (!control) return;
+    if (control.type === "checkbox") control.checked = value;
+    else control.value = value;
+    control.dispatchEvent(new Event("change"));
+  };
+  const values = new Map(kept.values);
+  for (const first of ["game", "players"]) if (values.has(first)) set(first, values.get(first));
+  for (const [id, value] of kept.values) {
+    if (id === "game" || id === "players" || id === "preset") continue;
+    if (id === "name" && kept.drawnFor !== (account?.name ?? "")) continue;
+    set(id, value);
+  }
+  const box = form.querySelector(".options-box");
+  if (box) box.open = kept.optionsOpen;
+}
+
 function renderCreateForm() {
   const form = document.getElementById("create-form");
+  const kept = createFormChoices(form);
   form.replaceChildren();
   if (!catalogue.games.length) {
     form.append(el("p", {}, t("lobby.no_games")));
@@ -232,6 +265,8 @@ function renderCreateForm() {
     el("button", { type: "submit", id: "create-button", class: "primary" }, t("lobby.create_button")),
   );
   renderGame();
+  if (kept) restoreCreateForm(form, kept);
+  form.dataset.drawnFor = account?.name ?? "";  // the account the name field was filled for
 
   form.onsubmit = async (event) => {
     event.preventDefault();
