@@ -45,6 +45,7 @@ def test_a_player_takes_back_a_move_and_the_other_sees_it(browser: Browser, serv
     ada.locator('[data-action="gold"]').first.click()
     expect(bob.locator("#board")).to_have_attribute("data-version", str(version + 1), timeout=20_000)
     expect(ada.locator("#undo")).to_be_visible()
+    expect(ada.locator("#undo-all")).to_have_count(0)  # one move: the one button
     expect(bob.locator("#undo")).to_have_count(0)
     assert bob.locator("#board").inner_text() != board_before  # Ada's 2 gold show
 
@@ -55,3 +56,38 @@ def test_a_player_takes_back_a_move_and_the_other_sees_it(browser: Browser, serv
     assert bob.locator("#board").inner_text() == board_before
     expect(ada.locator("#undo")).to_have_count(0)
     expect(ada.locator('[data-action="gold"]').first).to_be_visible()  # her turn is as it was
+
+
+def test_undo_all_takes_back_the_whole_turn_so_far_in_one_click(browser: Browser, server: Server) -> None:
+    ada = browser.new_context().new_page()
+    bob = browser.new_context().new_page()
+    created = ada.request.post(f"{server.url}/api/tables", data={
+        "game": "burgundy", "players": 2, "seat": 0, "name": "Ada", "seats": [{"kind": "human"}, {"kind": "human"}]})
+    assert created.ok, created.text()
+    table_id = created.json()["table"]["id"]
+    take_seat(bob, f"{server.url}/tables/{table_id}", "Bob", button="button.join-seat")
+    for _ in range(200):  # both play their first legal action until Ada has two moves she may take back
+        seen = state(ada.request, server, table_id)
+        if seen["can_undo"] >= 2:
+            break
+        for player in (ada, bob):
+            seen = state(player.request, server, table_id)
+            if seen["legal"]:
+                player.request.post(f"{server.url}/api/tables/{table_id}/actions",
+                                    data={"action": seen["legal"][0], "version": seen["version"]})
+                break
+    seen = state(ada.request, server, table_id)
+    moves, version = seen["can_undo"], seen["version"]
+    assert moves >= 2, "Ada's turn never held two moves she could take back"
+    ada.goto(f"{server.url}/tables/{table_id}")
+    expect(ada.locator("#board")).to_have_attribute("data-version", str(version), timeout=20_000)
+    expect(ada.locator("#undo")).to_be_visible()
+    expect(ada.locator("#undo-all")).to_have_text(f"Undo all {moves}")
+
+    ada.click("#undo-all")
+    expect(ada.locator("#board")).to_have_attribute("data-version", str(version + 1), timeout=20_000)
+    expect(ada.locator("#undo-log")).to_contain_text(f"Ada took back {moves} moves")
+    after = state(ada.request, server, table_id)
+    assert after["can_undo"] == 0 and after["current_player"] == 0  # her turn, as it began
+    expect(ada.locator("#undo")).to_have_count(0)
+    expect(ada.locator("#undo-all")).to_have_count(0)

@@ -384,16 +384,21 @@ function drawUndo() {
   const bar = document.getElementById("undo-bar");
   const moves = message.table.status === "running" ? message.can_undo ?? 0 : 0;
   bar.hidden = moves === 0;
-  bar.replaceChildren(...(moves ? [el("button", { id: "undo", title: t("table.undo_title"), onclick: undo }, t("table.undo"))] : []));
+  const buttons = moves ? [el("button", { id: "undo", title: t("table.undo_title"), onclick: () => undo(1) }, t("table.undo"))] : [];
+  if (moves > 1) { // the whole turn so far at once, as far as undo reaches
+    buttons.push(el("button", { id: "undo-all", title: t("table.undo_all_title", { n: moves }), onclick: () => undo(moves) },
+      t("table.undo_all", { n: moves })));
+  }
+  bar.replaceChildren(...buttons);
 }
 
-/** Take back this seat's last move at the version this page shows (a stale page's undo is refused). */
-function undo() {
+/** Take back this seat's last ``moves`` moves at the version this page shows (a stale page's undo is refused). */
+function undo(moves) {
   if (waiting || !message) return;
   waiting = true;
   changes.clear();
   document.body.classList.add("waiting-for-server");
-  const body = { moves: 1, version: message.version };
+  const body = { moves, version: message.version };
   if (socket && socket.readyState === WebSocket.OPEN) {
     socket.send(JSON.stringify({ type: "undo", ...body }));
   } else {
