@@ -349,7 +349,7 @@ class Rules:
             for gold in range(max(self.cost) + 1))
         self.bonus_start: bool = options["bonus_timing"] == "start"
         #: By rank: whether the turn's bonus (D13) comes when the character is called (``_call_next``) or
-        #: once it has gathered (``_finish_gather``).
+        #: once it has gathered (``_do_gold``, ``_do_draw``, ``_do_keep``).
         self.bonus_at_call: tuple[bool, ...] = tuple(_HAS_BONUS[r] and self.bonus_start for r in range(8))
         self.bonus_after_gather: tuple[bool, ...] = tuple(_HAS_BONUS[r] and not self.bonus_start for r in range(8))
         self.tie_rank: bool = options["tie_break"] == "rank"
@@ -590,6 +590,10 @@ class CitadelsState(GameState[Act]):
                 self._return_reserve()
             self._legal = offered[tuple(self.pool)]
             return
+        self._end_draft()
+
+    def _end_draft(self) -> None:
+        """The draft over: the last card left goes face down, seen by the last drafter; the calls begin."""
         last = self.cur
         leftover = self.pool.pop()
         self.facedown.append(leftover)
@@ -669,11 +673,6 @@ class CitadelsState(GameState[Act]):
             self.hands[seat].extend(cards)
             self.log.append((-1, E_DRAW, seat, SRC_ARCHITECT, len(cards)))
             self.log.append((seat, E_DREW, seat, SRC_ARCHITECT, cards))
-
-    def _finish_gather(self) -> None:
-        self.gathered = True
-        if self.rules.bonus_after_gather[self.rank]:
-            self._bonus()
 
     def _end_round(self) -> None:
         king = self.holder[KING]
@@ -858,7 +857,17 @@ class CitadelsState(GameState[Act]):
         self.holder[c] = seat
         self._answering |= 1 << c
         self.steps.append((seat, S_PICK, c))
-        self._after_draft_step()
+        # The next draft step (``_after_draft_step``, inline: a pick is a fifth of the actions).
+        self._undo_floor = len(self._history_notations) + 1  # seal_history(), inline
+        idx = self.draft_idx = self.draft_idx + 1
+        step = self.rules.draft_turns[self.crown][idx]
+        if step is None:
+            self._end_draft()
+            return
+        self.cur, self.phase, offered = step
+        if idx == 6 and self.reserved >= 0:
+            self._return_reserve()
+        self._legal = offered[tuple(pool)]
 
     def _do_end(self, action: Act) -> None:
         rank = self.rank
@@ -894,7 +903,9 @@ class CitadelsState(GameState[Act]):
         seat = self.cur
         self.gold[seat] += 2
         self.log.append(_TWO_GOLD[seat])
-        self._finish_gather()
+        self.gathered = True  # gathering done
+        if self.rules.bonus_after_gather[self.rank]:
+            self._bonus()
 
     def _do_tax(self, action: Act) -> None:
         seat = self.cur
@@ -1009,16 +1020,24 @@ class CitadelsState(GameState[Act]):
         count = 3 if mask & _OBS_BIT else 2
         drawn = deck[:count]
         del deck[:count]
-        quota = (len(drawn) if self.rules.keep_all else 2) if mask & _LIB_BIT else 1
         seen = tuple(drawn)
-        self.log += (_DRAWS_LOGGED[seat][len(seen)], (seat, E_DREW, seat, SRC_GATHER, seen))
-        kept_all = quota >= len(seen)
-        self._took(seat, seen, seat if kept_all else DRAWN)
-        if kept_all:
+        drew = len(seen)
+        quota = (drew if self.rules.keep_all else 2) if mask & _LIB_BIT else 1
+        # ``_took``, inline (a draw is a tenth of the actions): the seat saw the cards, so undo stops here.
+        self._undo_floor = len(self._history_notations) + 1
+        first = self.deck_top
+        self.deck_top = first + drew
+        log = self.log
+        if quota >= drew:  # it keeps them all
+            self._pending.append((CitadelsState._took_known, (seat, seen, seat, first)))
             self.hands[seat].extend(drawn)
-            self.log.append(_KEEPS_LOGGED[seat][len(drawn)][0])
-            self._finish_gather()
+            log += (_DRAWS_LOGGED[seat][drew], (seat, E_DREW, seat, SRC_GATHER, seen), _KEEPS_LOGGED[seat][drew][0])
+            self.gathered = True  # gathering done
+            if self.rules.bonus_after_gather[self.rank]:
+                self._bonus()
         else:
+            self._pending.append((CitadelsState._took_known, (seat, seen, DRAWN, first)))
+            log += (_DRAWS_LOGGED[seat][drew], (seat, E_DREW, seat, SRC_GATHER, seen))
             self.drawn = drawn
             self.keeps_left = quota
             self.phase = P_KEEP
@@ -1045,7 +1064,9 @@ class CitadelsState(GameState[Act]):
             self.log += (_KEEPS_LOGGED[seat][len(kept)][len(returned)], (seat, E_KEPT_CARDS, seat, kept, returned))
             self.drawn = []
             self.phase = P_TURN
-            self._finish_gather()
+            self.gathered = True  # gathering done
+            if self.rules.bonus_after_gather[self.rank]:
+                self._bonus()
 
     def _redraw(self, seat: int) -> None:
         hand = self.hands[seat]
