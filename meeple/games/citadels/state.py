@@ -204,6 +204,12 @@ _SWAPS: tuple[tuple[tuple[Act, ...], ...], ...] = tuple(
 _NO_ANSWER: tuple[LogEntry, ...] = tuple((-1, E_NO_ANSWER, rank + 1, rank) for rank in range(8))
 _REVEALS: tuple[tuple[LogEntry, ...], ...] = tuple(
     tuple((-1, E_REVEAL, rank + 1, rank, seat) for rank in range(8)) for seat in range(MAX_SEATS))
+#: By seat, the first rank called and how many ranks before the seat's nobody answers: the log entries of
+#: those calls and of the seat's reveal.
+_CALLS: tuple[tuple[tuple[tuple[LogEntry, ...], ...], ...], ...] = tuple(
+    tuple(tuple((*_NO_ANSWER[first : first + silent], _REVEALS[seat][first + silent]) for silent in range(8 - first))
+          for first in range(8))
+    for seat in range(MAX_SEATS))
 _TURN_ENDS: tuple[tuple[LogEntry, ...], ...] = tuple(
     tuple((-1, E_END_TURN, seat, rank) for rank in range(8)) for seat in range(MAX_SEATS))
 _PICKS_LOGGED: tuple[tuple[LogEntry, ...], ...] = tuple(
@@ -298,7 +304,7 @@ class Rules:
         "destroy_prices", "destroyable", "draft_turns",
         "first_crown_random", "great_wall_self", "haunted_last_round", "keep_all", "lab_gold", "max_rounds",
         "overbuild", "pick_orders", "players", "points", "script", "script_len", "smithy_draw", "smithy_price",
-        "tie_rank",
+        "tie_rank", "turn_starts",
     )
 
     def __init__(self, players: int, options: dict[str, Any]) -> None:
@@ -348,10 +354,14 @@ class Rules:
                   for prices in self.destroy_prices)
             for gold in range(max(self.cost) + 1))
         self.bonus_start: bool = options["bonus_timing"] == "start"
-        #: By rank: whether the turn's bonus (D13) comes when the character is called (``_call_next``) or
+        #: By rank: whether the turn's bonus (D13) comes when the character is called (``_do_end``) or
         #: once it has gathered (``_do_gold``, ``_do_draw``, ``_do_keep``).
         self.bonus_at_call: tuple[bool, ...] = tuple(_HAS_BONUS[r] and self.bonus_start for r in range(8))
         self.bonus_after_gather: tuple[bool, ...] = tuple(_HAS_BONUS[r] and not self.bonus_start for r in range(8))
+        #: By rank, how its turn starts: not gathered yet, its offers open (``_OFFERS``), the districts it may
+        #: build, the phase, and whether its bonus comes now.
+        self.turn_starts: tuple[tuple[bool, int, int, int, bool], ...] = tuple(
+            (False, _OFFERS[r], _BUILDS_A_TURN[r], P_TURN, self.bonus_at_call[r]) for r in range(8))
         self.tie_rank: bool = options["tie_break"] == "rank"
         self.first_crown_random: bool = options["first_crown"] == "random"
         self.max_rounds: int | None = options["max_rounds"]
@@ -600,7 +610,7 @@ class CitadelsState(GameState[Act]):
         self.steps.append((last, S_AUTO_FD, leftover))
         self.log.append(_FACE_DOWN_LOGGED)
         self.log.append((last, E_SAW_FACE_DOWN, last, leftover))
-        self._call_next(0)  # ``_answering`` holds the picks
+        self._do_end(None)  # ``_answering`` holds the picks
 
     # --- action phase --------------------------------------------------------------------------
 
@@ -608,7 +618,7 @@ class CitadelsState(GameState[Act]):
         """Start the calls of the round's action phase at ``rank``, the draft over: the ranks that will
         answer are the held ones but the murdered one (kept in ``_answering``; a murder takes its bit)."""
         self._answering = self._answering_ranks()
-        self._call_next(rank)
+        self._do_end(None, rank)
 
     def _answering_ranks(self) -> int:
         """The mask of the ranks held and not murdered."""
@@ -620,26 +630,30 @@ class CitadelsState(GameState[Act]):
                 answering |= 1 << c
         return answering
 
-    def _call_next(self, rank: int) -> None:
-        """Call ranks from ``rank`` on (§2.3); the first living holder reveals and starts a turn.
-        Everyone learns who holds (or nobody holds) the ranks called, so undo stops here."""
-        self._undo_floor = len(self._history_notations) + 1  # seal_history(), inline
+    def _do_end(self, action: Act | None, rank: int = 0) -> None:
+        """End the turn (``action`` is END) and call the ranks after it (§2.3), or, with no turn to end
+        (``None``: the draft is over, or ``_call_from``), call ranks from ``rank`` on; the first living
+        holder reveals and starts a turn. Everyone learns who holds (or nobody holds) the ranks called,
+        so undo stops here. (One method for both: the end of a turn is a fifth of the actions.)"""
         log = self.log
+        if action is not None:
+            rank = self.rank
+            log.append(_TURN_ENDS[self.cur][rank])
+            rank += 1
+        self._undo_floor = len(self._history_notations) + 1  # seal_history(), inline
         waiting = self._answering >> rank
         if not waiting:
             log += _NO_ANSWER[rank:]
             self._end_round()
             return
         silent = _LOWEST_BIT[waiting]  # the ranks called before the next one to answer
-        if silent:
-            log += _NO_ANSWER[rank : rank + silent]
-            rank += silent
         holder = self.holder
-        seat = holder[rank]
+        seat = holder[rank + silent]
+        log += _CALLS[seat][rank][silent]  # nobody answers them; the seat reveals
+        rank += silent
         self.rank = rank
         self.cur = self.turn_seat = seat
         self.revealed |= 1 << rank
-        log.append(_REVEALS[seat][rank])
         if rank == self.robbed:
             thief = holder[THIEF]
             if thief != seat:
@@ -651,11 +665,8 @@ class CitadelsState(GameState[Act]):
         if rank == KING and self.crown != seat:
             self.crown = seat
             log.append((-1, E_CROWN, seat))
-        self.gathered = False
-        self._open = _OFFERS[rank]
-        self.builds_left = _BUILDS_A_TURN[rank]
-        self.phase = P_TURN
-        if self.rules.bonus_at_call[rank]:
+        self.gathered, self._open, self.builds_left, self.phase, bonus_now = self.rules.turn_starts[rank]
+        if bonus_now:
             self._bonus()
 
     def _bonus(self) -> None:
@@ -868,11 +879,6 @@ class CitadelsState(GameState[Act]):
         if idx == 6 and self.reserved >= 0:
             self._return_reserve()
         self._legal = offered[tuple(pool)]
-
-    def _do_end(self, action: Act) -> None:
-        rank = self.rank
-        self.log.append(_TURN_ENDS[self.cur][rank])
-        self._call_next(rank + 1)
 
     def _do_build(self, action: Act) -> None:
         seat = self.cur
