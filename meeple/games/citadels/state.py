@@ -743,7 +743,12 @@ class CitadelsState(GameState[Act]):
                     legal = _GOLD_DRAW if self.deck else _GOLD_ONLY
                 else:
                     acts = [GOLD, DRAW] if self.deck else [GOLD]
-                    self._offered_actions(seat, offers, self.hands[seat], acts)
+                    if offers & _POWER_BIT:  # what the turn still offers (``_OFFERS``), as below
+                        self._power_actions(seat, self.rank, self.hands[seat], acts)
+                    if offers & _ANY_TAX:
+                        acts.append(TAX)
+                    if offers & _LAB_SMITHY_BITS:
+                        self._lab_smithy_actions(seat, offers, acts)
                     legal = tuple(acts)
             else:
                 hand = self.hands[seat]
@@ -762,7 +767,14 @@ class CitadelsState(GameState[Act]):
                                     open_names ^= 1 << d
                                     acts.append(BUILD[d])
                 if offers:
-                    self._offered_actions(seat, offers, hand, acts)
+                    # What the turn still offers (``_OFFERS``): the character's power, its tax, the Laboratory
+                    # and the Smithy, each once per turn (§2.4, §2.5).
+                    if offers & _POWER_BIT:
+                        self._power_actions(seat, self.rank, hand, acts)
+                    if offers & _ANY_TAX:
+                        acts.append(TAX)
+                    if offers & _LAB_SMITHY_BITS:
+                        self._lab_smithy_actions(seat, offers, acts)
                 legal = (*acts, END)
         elif phase == P_PICK:
             legal = _PICKS[tuple(self.pool)]
@@ -783,18 +795,13 @@ class CitadelsState(GameState[Act]):
         self._legal = legal
         return legal
 
-    def _offered_actions(self, seat: int, offers: int, hand: list[int], acts: list[Act]) -> None:
-        """What the turn still offers (``offers``, see ``_OFFERS``): the character's power, its tax, the
-        Laboratory and the Smithy, each once per turn (§2.4, §2.5)."""
-        if offers & _POWER_BIT:
-            self._power_actions(seat, self.rank, hand, acts)
-        if offers & _ANY_TAX:
-            acts.append(TAX)
-        if offers & _LAB_SMITHY_BITS:
-            if offers & _LAB_BIT and hand:
-                acts.extend(map(LAB.__getitem__, dict.fromkeys(hand)))
-            if offers & _SMITHY_BIT and self.deck and self.gold[seat] >= self.rules.smithy_price:
-                acts.append(SMITHY_ACT)
+    def _lab_smithy_actions(self, seat: int, offers: int, acts: list[Act]) -> None:
+        """The Laboratory's and the Smithy's actions, if the turn still offers them (§2.5)."""
+        hand = self.hands[seat]
+        if offers & _LAB_BIT and hand:
+            acts.extend(map(LAB.__getitem__, dict.fromkeys(hand)))
+        if offers & _SMITHY_BIT and self.deck and self.gold[seat] >= self.rules.smithy_price:
+            acts.append(SMITHY_ACT)
 
     def _power_actions(self, seat: int, rank: int, hand: list[int], acts: list[Act]) -> None:
         """The character's once-per-turn power (§2.4), for a turn that has not used it yet."""
