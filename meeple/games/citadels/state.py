@@ -55,8 +55,14 @@ from meeple.games.citadels.actions import (
     GOLD,
     GRAVE_PASS,
     GRAVE_TAKE,
+    K_DISCARD,
+    K_DRAW,
     K_END,
     K_GRAVE_TAKE,
+    K_PICK,
+    K_REDRAW_DONE,
+    K_SMITHY,
+    K_SWAP,
     KEEP_ACTS,
     KILL,
     LAB,
@@ -177,6 +183,12 @@ _NOTHING_WATCHED = watch([_EMPTY_RECORD])
 #: worst in 100,000 samples; each attempt keeps every pool the seat saw, so one always exists).
 _TRIES = 20000
 _GOLD_DRAW: tuple[Act, ...] = (GOLD, DRAW)
+#: By action kind: whether it always shows someone something hidden, so that it can never be undone, nor
+#: anything before it: a draft step (the next drafter sees what is left), the end of a turn (the next
+#: character is called and revealed), a draw of cards (``draw``, ``redraw:done``, ``smithy``), a swap of
+#: hands. ``CitadelsState._undo_floor`` reads them from the history.
+_ALWAYS_SEALS: tuple[bool, ...] = tuple(
+    kind in (K_PICK, K_DISCARD, K_DRAW, K_SWAP, K_REDRAW_DONE, K_SMITHY, K_END) for kind in range(K_END + 1))
 
 
 def _kills(faceup: tuple[int, ...]) -> tuple[Act, ...]:
@@ -409,6 +421,7 @@ class CitadelsState(GameState[Act]):
     """One game of Citadels in progress (see the module docstring for the representation)."""
     __slots__ = (
         "_answering",
+        "_floor",
         "_legal",
         "_open",
         "_pending",
@@ -492,6 +505,28 @@ class CitadelsState(GameState[Act]):
     _legal: tuple[Act, ...] | None
     _answering: int  # the ranks whose call will be answered: held (picked) and not murdered
     _open: int  # the offers of the turn's character (``_OFFERS``) it has not used: power, tax, Laboratory, Smithy
+
+    _floor: int  # the undo floor set by a reveal the history does not show (``_undo_floor``)
+
+    @property
+    def _undo_floor(self) -> int:
+        """The undo floor (``GameState.undo_floor``), read from the history instead of set by each action
+        that shows someone something hidden: past the last action of a kind that always does
+        (``_ALWAYS_SEALS``), or ``_floor``, set by the rest (the contract's ``new_game``, ``from_json`` and
+        ``seal_history``, and the Architect's cards drawn after gold or a keep), whichever is later.
+        Actions and the floor they set are the same as when each set it: a pick, a call, a draw is
+        half of the actions, and the floor is read only when asked (undo, a save, a clone)."""
+        floor = self._floor
+        history = self._history_notations
+        for index in range(len(history) - 1, floor - 1, -1):
+            act = ALL_ACTIONS.get(history[index])
+            if act is not None and _ALWAYS_SEALS[act.kind]:
+                return index + 1
+        return floor
+
+    @_undo_floor.setter
+    def _undo_floor(self, floor: int) -> None:
+        self._floor = floor
 
     # --- setup ---------------------------------------------------------------------------------
 
@@ -590,8 +625,7 @@ class CitadelsState(GameState[Act]):
 
     def _after_draft_step(self) -> None:
         """Open the next draft step (``_open_draft_step``, inline) or, the draft over, the calls."""
-        self._undo_floor = len(self._history_notations) + 1  # seal_history(), inline: the next drafter
-        # sees what is left (undo stops here)
+        # The next drafter sees what is left: undo stops here (``_undo_floor`` reads it from the history).
         idx = self.draft_idx = self.draft_idx + 1
         step = self.rules.draft_turns[self.crown][idx]
         if step is not None:
@@ -640,7 +674,7 @@ class CitadelsState(GameState[Act]):
             rank = self.rank
             log.append(_TURN_ENDS[self.cur][rank])
             rank += 1
-        self._undo_floor = len(self._history_notations) + 1  # seal_history(), inline
+        # Undo stops here (``_undo_floor`` reads it from the history).
         waiting = self._answering >> rank
         if not waiting:
             log += _NO_ANSWER[rank:]
@@ -730,9 +764,8 @@ class CitadelsState(GameState[Act]):
         super().apply(action)
 
     def legal_actions(self) -> tuple[Act, ...]:
-        legal = self._legal
-        if legal is not None:
-            return legal
+        if self._legal is not None:
+            return self._legal
         phase = self.phase
         if phase == P_TURN:
             seat = self.cur
@@ -876,7 +909,7 @@ class CitadelsState(GameState[Act]):
         self._answering |= 1 << c
         self.steps.append((seat, S_PICK, c))
         # The next draft step (``_after_draft_step``, inline: a pick is a fifth of the actions).
-        self._undo_floor = len(self._history_notations) + 1  # seal_history(), inline
+        # The next drafter sees what is left: undo stops here (``_undo_floor`` reads it from the history).
         idx = self.draft_idx = self.draft_idx + 1
         step = self.rules.draft_turns[self.crown][idx]
         if step is None:
@@ -984,7 +1017,7 @@ class CitadelsState(GameState[Act]):
         gave, got = hands[seat], hands[other]
         hands[seat], hands[other] = got, gave
         self._swapped(seat, other, gave, got)
-        self.seal_history()  # each now holds the other's cards
+        # Each now holds the other's cards: undo stops here (``_undo_floor`` reads it from the history).
         self._open &= ~_POWER_BIT
         log.append((-1, E_SWAP, seat, other, len(gave), len(got)))
         log.append((seat, E_SWAPPED, seat, other, tuple(gave), tuple(got)))
@@ -1036,8 +1069,8 @@ class CitadelsState(GameState[Act]):
         seen = tuple(drawn)
         drew = len(seen)
         quota = (drew if self.rules.keep_all else 2) if mask & _LIB_BIT else 1
-        # ``_took``, inline (a draw is a tenth of the actions): the seat saw the cards, so undo stops here.
-        self._undo_floor = len(self._history_notations) + 1
+        # ``_took``, inline (a draw is a tenth of the actions): the seat saw the cards, so undo stops here
+        # (``_undo_floor`` reads it from the history).
         first = self.deck_top
         self.deck_top = first + drew
         log = self.log
@@ -1139,8 +1172,8 @@ class CitadelsState(GameState[Act]):
 
     def _took(self, seat: int, cards: tuple[int, ...], into: int) -> None:
         """``seat`` drew ``cards`` from the top into its hand (``into == seat``) or its keep step (``DRAWN``):
-        it saw them, so undo stops here."""
-        self._undo_floor = len(self._history_notations) + 1  # seal_history(), inline
+        it saw them, so undo stops here (a draw of the Architect's bonus may come after gold or a keep)."""
+        self._floor = len(self._history_notations) + 1  # seal_history(), inline
         first = self.deck_top
         self.deck_top = first + len(cards)
         self._pending.append((CitadelsState._took_known, (seat, cards, into, first)))
