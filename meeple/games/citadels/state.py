@@ -216,14 +216,29 @@ _SWAPS: tuple[tuple[tuple[Act, ...], ...], ...] = tuple(
 _NO_ANSWER: tuple[LogEntry, ...] = tuple((-1, E_NO_ANSWER, rank + 1, rank) for rank in range(8))
 _REVEALS: tuple[tuple[LogEntry, ...], ...] = tuple(
     tuple((-1, E_REVEAL, rank + 1, rank, seat) for rank in range(8)) for seat in range(MAX_SEATS))
-#: By seat, the first rank called and how many ranks before the seat's nobody answers: the log entries of
-#: those calls and of the seat's reveal.
-_CALLS: tuple[tuple[tuple[tuple[LogEntry, ...], ...], ...], ...] = tuple(
-    tuple(tuple((*_NO_ANSWER[first : first + silent], _REVEALS[seat][first + silent]) for silent in range(8 - first))
-          for first in range(8))
-    for seat in range(MAX_SEATS))
 _TURN_ENDS: tuple[tuple[LogEntry, ...], ...] = tuple(
     tuple((-1, E_END_TURN, seat, rank) for rank in range(8)) for seat in range(MAX_SEATS))
+#: The seat whose turn ends before ranks are called (``_do_end``), or none: the draft is over.
+_NO_TURN = MAX_SEATS
+
+
+def _turn_ended(ender: int, first: int) -> tuple[LogEntry, ...]:
+    """The log entry of the end of ``ender``'s turn, that of the rank before ``first`` (none for ``_NO_TURN``)."""
+    return (_TURN_ENDS[ender][first - 1],) if ender != _NO_TURN and first else ()
+
+
+#: By the seat whose turn ends (or ``_NO_TURN``), the seat that answers, the first rank called and how many
+#: ranks before the answer nobody answers: the log entries of the turn's end, of those calls and of the reveal.
+_CALLS: tuple[tuple[tuple[tuple[tuple[LogEntry, ...], ...], ...], ...], ...] = tuple(
+    tuple(tuple(tuple((*_turn_ended(ender, first), *_NO_ANSWER[first : first + silent], _REVEALS[seat][first + silent])
+                      for silent in range(8 - first))
+                for first in range(8))
+          for seat in range(MAX_SEATS))
+    for ender in range(MAX_SEATS + 1))
+#: By the seat whose turn ends (or ``_NO_TURN``) and the first rank called, when nobody answers any more: the
+#: log entries of the turn's end and of the calls.
+_CALLS_UNANSWERED: tuple[tuple[tuple[LogEntry, ...], ...], ...] = tuple(
+    tuple((*_turn_ended(ender, first), *_NO_ANSWER[first:]) for first in range(9)) for ender in range(MAX_SEATS + 1))
 _PICKS_LOGGED: tuple[tuple[LogEntry, ...], ...] = tuple(
     tuple((-1, E_PICK, seat, size) for size in range(9)) for seat in range(MAX_SEATS))
 _FACE_DOWN_LOGGED: LogEntry = (-1, E_FACE_DOWN)
@@ -256,6 +271,11 @@ _TAX_BITS: tuple[int, ...] = tuple(
 _POOLS: tuple[tuple[int, ...], ...] = tuple(tuple(c for c in range(8) if subset >> c & 1) for subset in range(256))
 _PICKS: dict[tuple[int, ...], tuple[Act, ...]] = {pool: tuple(PICK[c] for c in pool) for pool in _POOLS}
 _DISCARDS: dict[tuple[int, ...], tuple[Act, ...]] = {pool: tuple(DISCARD[c] for c in pool) for pool in _POOLS}
+#: By seat, the characters offered (a sorted pool) and the one picked: the log entries of the pick (what the
+#: seat saw, then what everyone sees).
+_PICKS_BY_POOL: tuple[dict[tuple[int, ...], dict[int, tuple[LogEntry, LogEntry]]], ...] = tuple(
+    {pool: {c: ((seat, E_PICKED, seat, pool, c), _PICKS_LOGGED[seat][len(pool)]) for c in pool} for pool in _POOLS}
+    for seat in range(MAX_SEATS))
 #: The keep step's actions for two cards drawn, by the cards in their order.
 _KEEP_PAIRS: dict[tuple[int, ...], tuple[Act, ...]] = {
     (first, second): (KEEP_ACTS[first],) if first == second else (KEEP_ACTS[first], KEEP_ACTS[second])
@@ -669,21 +689,22 @@ class CitadelsState(GameState[Act]):
         (``None``: the draft is over, or ``_call_from``), call ranks from ``rank`` on; the first living
         holder reveals and starts a turn. Everyone learns who holds (or nobody holds) the ranks called,
         so undo stops here. (One method for both: the end of a turn is a fifth of the actions.)"""
-        log = self.log
         if action is not None:
-            rank = self.rank
-            log.append(_TURN_ENDS[self.cur][rank])
-            rank += 1
+            ender = self.cur
+            rank = self.rank + 1
+        else:
+            ender = _NO_TURN
         # Undo stops here (``_undo_floor`` reads it from the history).
+        log = self.log
         waiting = self._answering >> rank
         if not waiting:
-            log += _NO_ANSWER[rank:]
+            log += _CALLS_UNANSWERED[ender][rank]
             self._end_round()
             return
         silent = _LOWEST_BIT[waiting]  # the ranks called before the next one to answer
         holder = self.holder
         seat = holder[rank + silent]
-        log += _CALLS[seat][rank][silent]  # nobody answers them; the seat reveals
+        log += _CALLS[ender][seat][rank][silent]  # the turn's end; nobody answers them; the seat reveals
         rank += silent
         self.rank = rank
         self.cur = self.turn_seat = seat
@@ -903,7 +924,7 @@ class CitadelsState(GameState[Act]):
         seat = self.cur
         c = action.a
         pool = self.pool
-        self.log += ((seat, E_PICKED, seat, tuple(pool), c), _PICKS_LOGGED[seat][len(pool)])
+        self.log += _PICKS_BY_POOL[seat][tuple(pool)][c]
         pool.remove(c)
         self.holder[c] = seat
         self._answering |= 1 << c
