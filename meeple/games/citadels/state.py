@@ -615,17 +615,20 @@ class CitadelsState(GameState[Act]):
             self.reserved = -1
             self.facedown = [first]
             self.steps = [(-1, S_RANDOM_FD, first)]
-        self.pool = sorted(chars)
+        pool = self.pool = sorted(chars)
         self.holder = [-1] * 8
         self._answering = 0
         self.draft_idx = 0
         self.killed = -1
         self.robbed = -1
         self.revealed = 0
-        self.log.append((-1, E_ROUND, self.round_no, self.crown))
         if faceup:
-            self.log.append((-1, E_FACE_UP, tuple(faceup)))
-        self._open_draft_step()
+            self.log += ((-1, E_ROUND, self.round_no, self.crown), (-1, E_FACE_UP, tuple(faceup)))
+        else:
+            self.log.append((-1, E_ROUND, self.round_no, self.crown))
+        # The first draft step (``_open_draft_step``, inline; no reserve is returned before the 7th).
+        self.cur, self.phase, offered = self.rules.draft_turns[self.crown][0]  # type: ignore[misc]
+        self._legal = offered[tuple(pool)]
 
     def _open_draft_step(self) -> None:
         """Hand draft step ``draft_idx`` to its drafter, as a pick or a discard, with its legal actions (what
