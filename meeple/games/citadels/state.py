@@ -289,6 +289,7 @@ _SMITHY_BIT = 1 << SMITHY
 _OBS_BIT = 1 << OBSERVATORY
 _LIB_BIT = 1 << LIBRARY
 _GRAVE_BIT = 1 << GRAVEYARD
+_WALL_BIT = 1 << GREAT_WALL
 _HAUNTED_BIT = 1 << HAUNTED_QUARTER
 _MAP_ROOM_BIT = 1 << MAP_ROOM
 _TREASURY_BIT = 1 << IMPERIAL_TREASURY
@@ -896,7 +897,7 @@ class CitadelsState(GameState[Act]):
             if target == bishop or len(city) >= cap:
                 continue
             mask = masks[target]
-            targets = mask & (walled if mask >> GREAT_WALL & 1 else plain)
+            targets = mask & (walled if mask & _WALL_BIT else plain)
             if targets:
                 row = DESTROY[target]
                 if targets == mask:  # every district of the city
@@ -1125,8 +1126,11 @@ class CitadelsState(GameState[Act]):
                                   (DRAWN, seat, moved_unseen, DRAWN, seat, 1, len(drawn) + 1)))
             self.kept.append(card)
         else:
-            kept = (*self.kept, card)
-            self.kept = []
+            if self.kept:  # the Library's first keep
+                kept = (*self.kept, card)
+                self.kept = []
+            else:
+                kept = (card,)
             returned = tuple(drawn)
             deck = self.deck
             self._pending.append((CitadelsState._kept_last_known, (seat, returned, self.deck_top + len(deck))))
