@@ -246,6 +246,8 @@ _FACE_DOWN_LOGGED: LogEntry = (-1, E_FACE_DOWN)
 _TURN_FLAGS = ("tax_used", "power_used", "lab_used", "smithy_used")
 _TWO_GOLD: tuple[LogEntry, ...] = tuple((-1, E_GOLD, seat, 2) for seat in range(MAX_SEATS))
 _GOLD_ONLY: tuple[Act, ...] = (GOLD,)
+_GOLD_DRAW_TAX: tuple[Act, ...] = (GOLD, DRAW, TAX)
+_GOLD_TAX: tuple[Act, ...] = (GOLD, TAX)
 #: The index of the lowest set bit of each 8-bit mask.
 _LOWEST_BIT: tuple[int, ...] = tuple((mask & -mask).bit_length() - 1 for mask in range(256))
 #: By seat then count: the public log entries of a gathering draw and of a keep step (kept, returned).
@@ -302,6 +304,7 @@ _ALL_TYPES = (1 << len(_TYPE_MASKS)) - 1
 #: city (a bit above the 30 kinds' would make every mask a two-digit int, and Python's arithmetic slower).
 _POWER_BIT = 1 << KEEP
 _ANY_TAX = reduce(or_, _TAX_BITS)
+_NOT_TAX = _POWER_BIT | _LAB_SMITHY_BITS  # the offers that are no tax
 _OFFERS: tuple[int, ...] = tuple(
     (_POWER_BIT if _HAS_POWER[r] else 0) | _TAX_BITS[r] | _LAB_SMITHY_BITS for r in range(8))
 assert not _POWER_BIT & (_ANY_TAX | _LAB_SMITHY_BITS) and not _ANY_TAX & _LAB_SMITHY_BITS
@@ -799,6 +802,8 @@ class CitadelsState(GameState[Act]):
             if not self.gathered:
                 if not offers:
                     legal = _GOLD_DRAW if self.deck else _GOLD_ONLY
+                elif not offers & _NOT_TAX:  # the tax alone (the King, Bishop and Merchant, usually)
+                    legal = _GOLD_DRAW_TAX if self.deck else _GOLD_TAX
                 else:
                     acts = [GOLD, DRAW] if self.deck else [GOLD]
                     if offers & _POWER_BIT:  # what the turn still offers (``_OFFERS``), as below
