@@ -774,8 +774,9 @@ class CitadelsState(GameState[Act]):
 
     def apply(self, action: Act | str) -> None:
         """The base ``apply`` with a fast path for interned actions and exact notations; same semantics."""
-        # The RNG is drawn only when a round starts, inside `_call_from`, which seals the history first:
-        # the base class's check that the RNG did not move is not needed on the fast paths.
+        # The RNG is drawn only when a round starts, inside an `end` (after the round's last turn), a kind
+        # that always seals the history (`_ALWAYS_SEALS`): the base class's check that the RNG did not move
+        # is not needed on the fast paths.
         if action in (self._legal or self.legal_actions()):  # an interned action (no text equals one); nothing
             # is legal once the game is over (and then the empty tuple is asked for again)
             self._legal = None
