@@ -8,7 +8,7 @@ from typing import Any, overload
 from meeple.bots.base import Bot
 from meeple.bots.evaluation import score_evaluation
 from meeple.bots.heuristics import GameHeuristicBot, has_heuristic, heuristic_bot, ranked_by
-from meeple.bots.ismcts import BUDGET_CLOCKS, ISMCTSBot, check_budget_clock
+from meeple.bots.ismcts import BUDGET_CLOCKS, ISMCTSBot, SettledPoint, check_budget_clock
 from meeple.bots.random_bot import RandomBot
 from meeple.core.contract import GameState
 
@@ -43,7 +43,8 @@ class RolloutPolicy:
 #: The settings of the "hard" level, for every game: rollouts played to the end by the game's heuristic
 #: with no random moves (the heuristic is also the model of the other seats, so a rollout is the game
 #: those seats would really play), the heuristic's choice as a prior, one determinization for
-#: ``world_reuse`` iterations in a row (rollouts handed down the tree within it), 0.5 s a decision.
+#: ``world_reuse`` iterations in a row (rollouts handed down the tree within it), 0.5 s a decision, of
+#: which the rest is left once no iterations it could still run would change the choice.
 HARD_SETTINGS: dict[str, Any] = {
     "iterations": None,
     "time_limit": 0.5,
@@ -52,6 +53,7 @@ HARD_SETTINGS: dict[str, Any] = {
     "prior_weight": 1.0,
     "widening": 1.5,
     "world_reuse": 16,
+    "stop_when_settled": True,
 }
 
 #: Per-game changes to ``HARD_SETTINGS``. Where the game's fitted evaluation (``meeple/bots/evaluation.py``)
@@ -108,6 +110,16 @@ class HardBot:
     @property
     def last_rollouts(self) -> int:
         return 0 if self._search is None else self._search.last_rollouts
+
+    @property
+    def last_settled(self) -> SettledPoint | None:
+        """Where the last decision's choice became settled (``ISMCTSBot.last_settled``), if it did."""
+        return None if self._search is None else self._search.last_settled
+
+    @property
+    def last_stopped_early(self) -> bool:
+        """Whether the last decision's search stopped there, before its budget's end."""
+        return self._search is not None and self._search.last_stopped_early
 
     def search_for(self, game_name: str) -> ISMCTSBot:
         """The ISMCTS this bot uses for ``game_name``, built once with that game's settings."""

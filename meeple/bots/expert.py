@@ -3,7 +3,10 @@
 Root parallelism: the position is searched at once by this process and by worker processes (one per
 other core), each an independent ISMCTS with its own seed and the same deadline; their root figures
 (visits and rewards per action, or a paired root's rewards per world) are added up and the action is
-chosen from the sum, as one search with that many iterations would. The workers live in one pool per
+chosen from the sum, as one search with that many iterations would. A share of that search does not
+stop once its own choice is settled (the hard level's ``stop_when_settled``): its visits are added to
+the others', which it cannot see, and the few it would not run could be the ones that decide the sum;
+only where the search runs here alone does it stop as the hard level's does. The workers live in one pool per
 process, made on the first expert decision and kept, so a decision costs no process start; where no
 child process may be made (inside a daemonic worker) or only one core exists, the search runs here
 alone.
@@ -114,7 +117,7 @@ def _search_in_worker(game_name: str, seed: str, overrides: dict[str, Any], stat
     (``time.perf_counter`` is the system's monotonic clock on Linux), or under the CPU clock
     (``started`` None) on its own thread's CPU time from the start of its search."""
     search = build_search(game_name, seed, overrides, base=expert_settings(game_name))
-    return search.search(state, candidates, started=started)
+    return search.search(state, candidates, started=started, may_stop_early=False)
 
 
 class ExpertBot:
@@ -129,6 +132,7 @@ class ExpertBot:
         self.decisions = 0
         self.last_iterations = 0
         self.last_rollouts = 0
+        self.last_stopped_early = False  # only a search alone here stops once settled
         self._search: ISMCTSBot | None = None
         self._game_name: str | None = None
 
@@ -145,6 +149,7 @@ class ExpertBot:
         started = search.clock()
         on_wall = search.budget_clock == "wall"  # else each process's CPU time, counted from its own start
         legal = list(state.legal_actions())
+        self.last_stopped_early = False
         if len(legal) == 1:
             self.last_iterations = self.last_rollouts = 0
             return legal[0]
@@ -160,7 +165,7 @@ class ExpertBot:
                 seed = f"{self.seed}/worker{index}/{self.decisions}"
                 replies.append(pool.apply_async(_search_in_worker, (game_name, seed, self.overrides, state,
                                                                     candidates, started if on_wall else None)))
-        statistics = search.search(state, candidates, started=started)
+        statistics = search.search(state, candidates, started=started, may_stop_early=pool is None)
         budget = search.time_limit or 0.0
         searched = time.perf_counter()
         for reply in replies:
@@ -174,6 +179,7 @@ class ExpertBot:
                 continue  # a worker the machine starved: the decision goes on without it
         self.last_iterations = statistics.iterations
         self.last_rollouts = statistics.rollouts
+        self.last_stopped_early = statistics.stopped_early
         return search.decide(statistics)
 
 

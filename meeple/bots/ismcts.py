@@ -56,6 +56,16 @@ Generic improvements over the plain algorithm (nothing here knows which game it 
   other than the bot's plays the policy's choice in the world at hand instead of being searched by
   UCB. Where the other seats *are* that policy (the hard level's measured opponents), the tree then
   models them as they play, and its iterations go to the bot's own decisions.
+- **Stop once settled** (``stop_when_settled``, under a time budget alone): the decision is the most
+  visited root action, and every iteration adds exactly one visit to exactly one root child (a new
+  child starts from none), so once the leader's lead over the runner-up exceeds the iterations the
+  rest of the budget can still run, no outcome of them can change the choice, and the search stops
+  (the "time management" of Leela Zero and Leela Chess Zero's "smart pruning"). The iterations left are
+  bounded by the iterations per CPU second of the searching thread so far (the whole search's rate or
+  the last stretch's, whichever is faster) times the budget left on its clock (one thread cannot get
+  more CPU time than elapsed time) times ``SETTLED_SAFETY``. A paired root stops when no remaining
+  worlds, with rewards in [0, 1], could change ``_paired_winner``'s answer. Either way the search
+  records when it would have stopped (``RootStatistics.settled``) even when told not to.
 - **Time budget**: the clock is also checked inside rollouts; a rollout cut by the deadline is scored
   statically, so a decision overshoots its budget by at most one policy decision. The budget is
   elapsed time (``budget_clock="wall"``, what a player waits) or the searching thread's CPU time
@@ -100,6 +110,24 @@ def check_budget_clock(name: str) -> None:
 #: clock is read only once this much elapsed time has passed since it was last read: the thread cannot
 #: have used more CPU time than that meanwhile, and the margin kept before the deadline is at least it.
 CPU_CLOCK_EVERY = 0.0005
+
+
+#: How much faster than so far the rest of a search is assumed to iterate, at most, when it stops once
+#: its choice is settled (module docstring). The rate is measured in the searching thread's CPU time, so
+#: a machine's load does not change it; what can is the iterations' own cost (deeper trees, rollouts
+#: handed down). ``bench/settled_stop.py`` records, at the point where each search would stop, the
+#: iterations the rest of its budget really ran against the bound: docs/bots.md, "Stopping once the
+#: choice is settled".
+SETTLED_SAFETY = 2.0
+
+#: A search first looks whether its choice is settled after this many iterations (a paired root: worlds),
+#: when the rate so far no longer rests on the first iteration alone, which pays for what the rest reuse.
+SETTLED_FIRST_LOOK = 8
+
+#: A tree search then looks again after every ``1 + done // SETTLED_CHECK_SHARE`` more iterations: a
+#: hundred or two looks a search, each a scan of the root's children and a clock reading or two, and a
+#: stop at most about 3% of the iterations later than it could.
+SETTLED_CHECK_SHARE = 32
 
 
 #: A node's policy choice not worked out yet (``None`` is a real answer: no policy, or nonsense).
@@ -147,6 +175,20 @@ def _pause_collector() -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class SettledPoint:
+    """Where a time-budgeted search's choice became settled: after ``iterations`` iterations and
+    ``spent`` seconds on its budget's clock, ``leader`` (the most visited root action, or a paired
+    root's sure winner) led by ``lead`` (visits; a paired root: its total reward over the next best)
+    where at most ``bound`` more iterations could follow (a paired root: worlds)."""
+
+    iterations: int
+    spent: float
+    leader: Any
+    lead: float
+    bound: float
+
+
 @dataclass
 class RootStatistics:
     """What a search found at the root, in a form that searches in other processes can add up.
@@ -161,6 +203,8 @@ class RootStatistics:
     rewards: dict[Any, float] = field(default_factory=dict)
     candidates: list[Any] | None = None
     per_world: list[list[float]] = field(default_factory=list)
+    settled: SettledPoint | None = None  # when the choice could no longer change (time budgets only)
+    stopped_early: bool = False  # the search stopped there rather than at its budget's end
 
     def merge(self, other: RootStatistics) -> None:
         """Adds another search of the same position (same candidates for a paired root)."""
@@ -223,6 +267,9 @@ class ISMCTSBot:
     never). ``world_reuse``: iterations per determinization.
     ``opponents_follow_policy``: the other seats play the policy's choice inside the tree (needs a
     rollout policy). ``budget_clock``: how ``time_limit`` is measured, one of ``BUDGET_CLOCKS``.
+    ``stop_when_settled``: with a time budget and no iteration budget, stop once no iterations the
+    rest of the budget could run would change the choice (module docstring); when off, the search
+    still records where it would have stopped (``last_settled``).
     """
 
     name = "ismcts"
@@ -250,6 +297,7 @@ class ISMCTSBot:
         rollout_boundary: str | None = None,
         rollout_boundary_from: int | None = None,
         rollout_to_end_from: float | None = None,
+        stop_when_settled: bool = True,
     ) -> None:
         if iterations is None and time_limit is None:
             raise ValueError("ISMCTS needs an iteration budget or a time limit")
@@ -282,13 +330,20 @@ class ISMCTSBot:
         self.world_reuse = world_reuse
         self.opponents_follow_policy = opponents_follow_policy and rollout_policy is not None
         self.budget_clock = budget_clock
+        self.stop_when_settled = stop_when_settled
         self.clock = BUDGET_CLOCKS[budget_clock]
         self._on_cpu = budget_clock == "cpu"
         self._wall_read = 0.0  # under the CPU clock: when it was last read, in elapsed time
         self._expired = False  # the last reading of the clock found the budget spent
         self.last_iterations = 0
         self.last_rollouts = 0
+        self.last_settled: SettledPoint | None = None  # where the last search's choice became settled
+        self.last_stopped_early = False  # whether the last search stopped there
         self._rollouts = 0
+        self._started = 0.0  # the search's start on its budget's clock
+        self._cpu_started = 0.0  # and on its thread's CPU clock
+        self._looked = (0, 0.0)  # iterations and thread CPU time at the last look for a settled choice
+        self._may_stop = False  # this search stops once its choice is settled
         self._deadline: float | None = None
         self._last_check = 0.0
         self._slowest = 0.0
@@ -300,16 +355,20 @@ class ISMCTSBot:
         return self.decide(self.search(state))
 
     def search(self, state: GameState[Any], candidates: Sequence[Any] | None = None,
-               started: float | None = None) -> RootStatistics:
+               started: float | None = None, may_stop_early: bool = True) -> RootStatistics:
         """Searches ``state`` for its current seat within the budget; ``candidates`` fixes a paired
         root's actions (else the policy's best), ``started`` when the budget's clock started (default:
-        now; a reading of ``self.clock``)."""
+        now; a reading of ``self.clock``). ``may_stop_early`` False runs the whole budget even with
+        ``stop_when_settled``: a share of a search whose root statistics are added to others' (the
+        expert level) cannot tell from its own visits whether the sum's choice is settled."""
         started = self.clock() if started is None else started
         seat = state.current_player
         if seat is None:
             raise ValueError("the game is over")
         legal = list(state.legal_actions())
         statistics = RootStatistics(legal)
+        self.last_settled = None
+        self.last_stopped_early = False
         if len(legal) == 1:
             self.last_iterations = self.last_rollouts = 0
             return statistics
@@ -321,6 +380,10 @@ class ISMCTSBot:
         self._slowest = CPU_CLOCK_EVERY if self._on_cpu else 0.0
         self._wall_read = time.perf_counter()
         self._expired = False
+        self._started = started
+        self._cpu_started = time.thread_time()
+        self._looked = (0, self._cpu_started)
+        self._may_stop = may_stop_early and self.stop_when_settled
         self._seat = seat
         self._rollouts = 0
         self._policy_choose = self._policy_for(state)
@@ -339,6 +402,8 @@ class ISMCTSBot:
         statistics.rollouts = self._rollouts
         self.last_iterations = statistics.iterations
         self.last_rollouts = statistics.rollouts
+        self.last_settled = statistics.settled
+        self.last_stopped_early = statistics.stopped_early
         return statistics
 
     def decide(self, statistics: RootStatistics) -> Any:
@@ -362,11 +427,22 @@ class ISMCTSBot:
         world: GameState[Any] | None = None
         worlds = 0
         uses = 0
+        # Only a time budget alone is watched: an iteration budget runs exactly as it says.
+        next_look = SETTLED_FIRST_LOOK if self._deadline is not None and self.iterations is None else -1
         while True:
             if self.iterations is not None and done >= self.iterations:
                 break
             if self._out_of_time():
                 break
+            if done == next_look:
+                next_look = done + 1 + done // SETTLED_CHECK_SHARE
+                settled = self._settled_tree(root, done)
+                if settled is not None:
+                    statistics.settled = settled
+                    next_look = -1
+                    if self._may_stop:
+                        statistics.stopped_early = True
+                        break
             if world is None or uses >= reuse:
                 world = state.determinize(seat, self.rng.fork())
                 worlds += 1
@@ -381,6 +457,49 @@ class ISMCTSBot:
         for action, child in root.children.items():
             statistics.visits[action] = child.visits
             statistics.rewards[action] = child.reward
+
+    def _iterations_left(self, done: int) -> float:
+        """An upper bound of the iterations (a paired root: worlds) the rest of the budget can run, ``done``
+        so far: the iterations per CPU second of the searching thread, over the whole search or since the
+        last look (whichever is faster), times the budget left on its clock (not more CPU time for one
+        thread than elapsed time), times ``SETTLED_SAFETY``, plus one: the last iteration may start just
+        before the deadline, and its clock cuts it short. Infinite before any CPU time is measured.
+        Its clocks are read afresh, not the CPU clock's cached verdict (``_out_of_time``)."""
+        assert self._deadline is not None
+        now = self.clock()
+        cpu_now = now if self._on_cpu else time.thread_time()
+        left = self._deadline - now
+        if left <= 0.0:
+            return 1.0  # one iteration may yet start before the clock is read again
+        spent = cpu_now - self._cpu_started
+        if spent <= 0.0:
+            return math.inf
+        rate = done / spent
+        looked_done, looked_cpu = self._looked
+        if cpu_now > looked_cpu and done > looked_done:
+            rate = max(rate, (done - looked_done) / (cpu_now - looked_cpu))
+        self._looked = (done, cpu_now)
+        return SETTLED_SAFETY * rate * left + 1.0
+
+    def _settled_tree(self, root: _Node, done: int) -> SettledPoint | None:
+        """The settled point if the most visited root child leads the runner-up (an action not expanded
+        yet has no visits) by more visits than ``_iterations_left``: each iteration adds one visit to one
+        root child, so the runner-up cannot catch up, not even to a tie broken by rewards."""
+        first = second = 0
+        leader = None
+        for action, child in root.children.items():
+            visits = child.visits
+            if visits > first:
+                first, second, leader = visits, first, action
+            elif visits > second:
+                second = visits
+        lead = first - second
+        if lead <= 0:
+            return None
+        bound = self._iterations_left(done)
+        if lead <= bound:
+            return None
+        return SettledPoint(done, self.clock() - self._started, leader, lead, bound)
 
     def root_candidates(self, state: GameState[Any], legal: Sequence[Any], count: int) -> list[Any]:
         """The policy's choice first, then its ranking (or the legal order), ``count`` at most."""
@@ -402,11 +521,21 @@ class ISMCTSBot:
         """Every iteration samples one world and runs one ISMCTS iteration below each candidate in it."""
         nodes = [_Node(None, action, seat) for action in candidates]
         per_world = statistics.per_world  # one reward per candidate for every world played out
+        totals = [0.0] * len(nodes)
+        watch = self._deadline is not None and self.iterations is None
         while True:
             if self.iterations is not None and len(per_world) * len(nodes) >= self.iterations:
                 break
             if self._out_of_time():
                 break
+            if watch and len(per_world) >= SETTLED_FIRST_LOOK:
+                settled = self._settled_paired(candidates, per_world, totals)
+                if settled is not None:
+                    statistics.settled = settled
+                    watch = False
+                    if self._may_stop:
+                        statistics.stopped_early = True
+                        break
             world = state.determinize(seat, self.rng.fork())
             rewards = []
             for node in nodes:
@@ -419,7 +548,43 @@ class ISMCTSBot:
             if len(rewards) < len(nodes):  # a world not played out by every candidate would bias them
                 break
             per_world.append(rewards)
+            for index, reward in enumerate(rewards):
+                totals[index] += reward
         statistics.iterations = len(per_world) * len(nodes)
+
+    def _settled_paired(self, candidates: Sequence[Any], per_world: Sequence[Sequence[float]],
+                        totals: Sequence[float]) -> SettledPoint | None:
+        """The settled point if ``_paired_winner`` must answer the same after any m' ≤ m more worlds, m the
+        worlds the budget can still give (``_iterations_left``), every reward in [0, 1]. The candidate
+        with the best total stays best if it leads every other by more than m. The policy's choice
+        (index 0) then stays the answer; another stays it only if it passes the margin and the z test
+        now and would after m' worlds that each cost it the most a world can (a paired difference of
+        −1: the mean stays above (S − m)/(n + m), S the differences' sum over the n worlds so far) with
+        differences spread as much as any in [−1, 1] can (a standard error of at most √(1/(N − 1))
+        after N worlds). Sound, but it needs a lead of more than a world per world left in a sum of
+        paired differences of a few hundredths each: it can fire only near the budget's end."""
+        count = len(totals)
+        best = max(range(count), key=totals.__getitem__)
+        runner_up = max(totals[index] for index in range(count) if index != best)
+        lead = totals[best] - runner_up
+        if lead <= 0.0:
+            return None
+        worlds = len(per_world)
+        left = self._iterations_left(worlds)
+        if lead <= left:
+            return None
+        if best != 0:
+            # it is the answer now only if it passes the tests, and must pass them after m' ≤ m more worlds:
+            # its lowest mean is at m' = m, the largest standard error at m' = 1 (at m' = 0 it passed)
+            if self._paired_winner(per_world, count) != best:
+                return None
+            remaining = math.ceil(left)
+            lowest_mean = (totals[best] - totals[0] - remaining) / (worlds + remaining)
+            if lowest_mean <= self.paired_margin:
+                return None
+            if self.paired_z > 0.0 and lowest_mean <= self.paired_z * math.sqrt(1.0 / worlds):
+                return None
+        return SettledPoint(worlds * count, self.clock() - self._started, candidates[best], lead, left)
 
     def _paired_winner(self, per_world: Sequence[Sequence[float]], count: int) -> int:
         """The candidate with the best mean over the common worlds, if it beats the policy's choice

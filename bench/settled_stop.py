@@ -1,0 +1,125 @@
+"""How much of the hard level's budget a stop once the choice is settled saves, and whether it ever
+changes a choice.
+
+    python bench/settled_stop.py                          # all four games, 2 and 4 players, 12 positions each
+    python bench/settled_stop.py caylus --players 4 --positions 30
+
+On the mid-game positions of ``bench/ismcts_speed.py`` (a heuristic self-play game per seed, stopped at
+20–80% of its length), the hard level decides once with ``stop_when_settled=False`` under its budget in
+CPU time: a probe, which runs the whole budget and records where it would have stopped
+(``last_settled``: after how much of the budget, and what led then) and every look it took on the
+way. Then the same bot seed decides again with the stop on (``--no-stop-run`` skips it). One line per
+game and player count, ``<game> <n>p:`` then
+
+- ``settled a/b``: decisions whose choice became settled before the budget's end;
+- ``saved x% a decision (y% where settled)``: the budget left at the settled point, on average over
+  all decisions and over the settled ones;
+- ``probe leader = full choice a/b``: the leader at the settled point against the choice the full
+  budget made from the same tree (any disagreement is printed above the line);
+- ``stopped early a/b, = full choice c/a``: the decisions where the run with the stop on stopped
+  early, and how many of them chose what the probe's full budget did (the same seed grows the same
+  tree up to the stop, which may come at another look than the probe's: the bound depends on the
+  timing; a run that did not stop early is a second full budget, whose choice timing alone can change);
+- ``after settled <= r of the bound``: the most, over settled decisions, of the iterations (a paired
+  root: worlds) the full budget ran after the settled point over the bound the search then put on
+  them (the stop is sound where this stays at or below 1);
+- ``rest ran <= f x the rate``: the most, over every look of every decision, of the iterations really
+  run after the look over the unscaled estimate (the rate so far times the budget left, plus one): the
+  safety factor that look would have needed (``SETTLED_SAFETY`` is what the search uses).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from ismcts_speed import positions
+
+from meeple import game_names
+from meeple.bots import hard_bot
+from meeple.bots import ismcts as search_module
+
+GAMES = ("citadels", "burgundy", "caylus", "palais_royal")
+
+
+def probe(name: str, players: int, count: int, stop_run: bool) -> None:
+    """Print one line of figures (module docstring) for ``count`` positions of ``name`` at ``players``."""
+    found = positions(name, players, count)
+    hard_bot(1, time_limit=0.05).choose(found[0].clone())  # imports and warms up the game's modules
+    settled = agreed = stopped_same = stopped_early = 0
+    saved_all = saved_settled = after_share = needed = 0.0
+    for index, state in enumerate(found):
+        seed = f"settled/{index}"
+        bot = hard_bot(seed, budget_clock="cpu", stop_when_settled=False)
+        search = bot.search_for(name)
+        budget = float(search.time_limit or 0.0)
+        looks: list[tuple[int, float]] = []
+        bound_of = search._iterations_left  # the probe records every look's bound as the search takes it
+
+        def recorded(done: int, bound_of: Any = bound_of, looks: list[tuple[int, float]] = looks) -> float:
+            bound = bound_of(done)
+            looks.append((done, bound))
+            return float(bound)
+
+        search._iterations_left = recorded  # type: ignore[method-assign]
+        statistics = search.search(state.clone())
+        choice = search.decide(statistics)
+        per_look = len(statistics.candidates or ()) or 1  # a paired root's bounds count worlds
+        total = statistics.iterations // per_look
+        point = statistics.settled
+        for done, bound in looks:
+            if bound != float("inf") and bound > 1.0:
+                estimate = (bound - 1.0) / search_module.SETTLED_SAFETY + 1.0
+                needed = max(needed, (total - done) / estimate)
+        if point is not None:
+            settled += 1
+            saved = max(0.0, 1.0 - point.spent / budget)
+            saved_all += saved
+            saved_settled += saved
+            after_share = max(after_share, (total - point.iterations // per_look) / point.bound)
+            if str(point.leader) == str(choice):
+                agreed += 1
+            else:
+                print(f"  {name} {players}p position {index}: settled on {point.leader} after {point.iterations} "
+                      f"iterations, the full budget chose {choice} after {total}", flush=True)
+        if stop_run:
+            stopping = hard_bot(seed, budget_clock="cpu")
+            early_choice = stopping.choose(state.clone())
+            if not stopping.last_stopped_early:
+                continue  # a second full budget: another count of iterations, not a test of the stop
+            stopped_early += 1
+            if str(early_choice) == str(choice):
+                stopped_same += 1
+            else:
+                print(f"  {name} {players}p position {index}: the stopping search chose {early_choice} after "
+                      f"{stopping.last_iterations} iterations (stopped early: {stopping.last_stopped_early}), "
+                      f"the full budget {choice}", flush=True)
+    decisions = len(found)
+    stopped = ""
+    if stop_run:
+        stopped = f", stopped early {stopped_early}/{decisions}, = full choice {stopped_same}/{stopped_early}"
+    print(f"{name} {players}p: settled {settled}/{decisions}, saved {100 * saved_all / decisions:.1f}% a decision "
+          f"({100 * saved_settled / max(1, settled):.1f}% where settled), probe leader = full choice "
+          f"{agreed}/{settled}{stopped}, after settled <= {after_share:.2f} of the bound, "
+          f"rest ran <= {needed:.2f} x the rate", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("games", nargs="*", help="games to measure (default: all four)")
+    parser.add_argument("--players", type=int, action="append", help="player counts (default: 2 and 4)")
+    parser.add_argument("--positions", type=int, default=12, help="mid-game positions per game and count")
+    parser.add_argument("--no-stop-run", action="store_true", help="skip the second decision with the stop on")
+    args = parser.parse_args()
+    available = set(game_names())
+    for name in args.games or [g for g in GAMES if g in available]:
+        for players in args.players or [2, 4]:
+            probe(name, players, args.positions, not args.no_stop_run)
+
+
+if __name__ == "__main__":
+    main()
