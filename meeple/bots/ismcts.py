@@ -554,37 +554,49 @@ class ISMCTSBot:
 
     def _settled_paired(self, candidates: Sequence[Any], per_world: Sequence[Sequence[float]],
                         totals: Sequence[float]) -> SettledPoint | None:
-        """The settled point if ``_paired_winner`` must answer the same after any m' ≤ m more worlds, m the
-        worlds the budget can still give (``_iterations_left``), every reward in [0, 1]. The candidate
-        with the best total stays best if it leads every other by more than m. The policy's choice
-        (index 0) then stays the answer; another stays it only if it passes the margin and the z test
-        now and would after m' worlds that each cost it the most a world can (a paired difference of
-        −1: the mean stays above (S − m)/(n + m), S the differences' sum over the n worlds so far) with
-        differences spread as much as any in [−1, 1] can (a standard error of at most √(1/(N − 1))
-        after N worlds). Sound, but it needs a lead of more than a world per world left in a sum of
-        paired differences of a few hundredths each: it can fire only near the budget's end."""
+        """The settled point if no worlds the rest of the budget can give (``_iterations_left``) could
+        change ``_paired_winner``'s answer (``paired_sure_winner``)."""
         count = len(totals)
         best = max(range(count), key=totals.__getitem__)
-        runner_up = max(totals[index] for index in range(count) if index != best)
-        lead = totals[best] - runner_up
+        lead = totals[best] - max(totals[index] for index in range(count) if index != best)
         if lead <= 0.0:
             return None
         worlds = len(per_world)
         left = self._iterations_left(worlds)
-        if lead <= left:
+        if self.paired_sure_winner(per_world, totals, left) is None:
             return None
-        if best != 0:
-            # it is the answer now only if it passes the tests, and must pass them after m' ≤ m more worlds:
-            # its lowest mean is at m' = m, the largest standard error at m' = 1 (at m' = 0 it passed)
-            if self._paired_winner(per_world, count) != best:
-                return None
-            remaining = math.ceil(left)
-            lowest_mean = (totals[best] - totals[0] - remaining) / (worlds + remaining)
-            if lowest_mean <= self.paired_margin:
-                return None
-            if self.paired_z > 0.0 and lowest_mean <= self.paired_z * math.sqrt(1.0 / worlds):
-                return None
         return SettledPoint(worlds * count, self.clock() - self._started, candidates[best], lead, left)
+
+    def paired_sure_winner(self, per_world: Sequence[Sequence[float]], totals: Sequence[float],
+                           worlds_left: float) -> int | None:
+        """The candidate ``_paired_winner`` must name after any m' ≤ m more worlds (m = ``worlds_left``),
+        every reward in [0, 1], or ``None`` if more worlds could change it; ``totals``: each candidate's
+        reward summed over ``per_world``. The candidate with the best total stays best if it leads
+        every other by more than m. The policy's choice (index 0) then stays the answer; another stays
+        it only if it passes the margin and the z test now and would after m' worlds that each cost it
+        the most a world can (a paired difference of −1: the mean stays above (S − m)/(n + m), S the
+        differences' sum over the n worlds so far) with differences spread as much as any in [−1, 1]
+        can (a standard error of at most √(1/(N − 1)) after N worlds). Sound, but it needs a lead of
+        more than a world per world left in a sum of paired differences of a few hundredths each: it
+        can hold only near the budget's end."""
+        count = len(totals)
+        best = max(range(count), key=totals.__getitem__)
+        if any(totals[best] - totals[index] <= worlds_left for index in range(count) if index != best):
+            return None
+        if best == 0:
+            return 0
+        # it is the answer now only if it passes the tests, and must pass them after m' ≤ m more worlds:
+        # its lowest mean is at m' = m, the largest standard error at m' = 1 (at m' = 0 it passed)
+        worlds = len(per_world)
+        if self._paired_winner(per_world, count) != best:
+            return None
+        remaining = math.ceil(worlds_left)
+        lowest_mean = (totals[best] - totals[0] - remaining) / (worlds + remaining)
+        if lowest_mean <= self.paired_margin:
+            return None
+        if self.paired_z > 0.0 and lowest_mean <= self.paired_z * math.sqrt(1.0 / worlds):
+            return None
+        return best
 
     def _paired_winner(self, per_world: Sequence[Sequence[float]], count: int) -> int:
         """The candidate with the best mean over the common worlds, if it beats the policy's choice

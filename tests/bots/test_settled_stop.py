@@ -1,0 +1,172 @@
+"""A search under a time budget stops once no iterations the rest of its budget could run would change
+its choice: it fires where one action dominates, never under an iteration budget, chooses what the
+full budget chooses with the same seed, keeps its budget, and can be turned off."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from meeple.bots import HARD_SETTINGS, ISMCTSBot, RandomBot, hard_bot
+from meeple.bots.expert import ExpertBot
+from meeple.core.rng import Rng
+from tests.bots.walks import mid_game
+from tests.core.toy_game import Toy
+
+#: A toy position where playing the 9 beats everything else by far (3 players, the bot holds 5 and 9).
+DOMINATED = (3, 5)
+#: Toy positions with closer choices, where the search may or may not settle.
+TOY_POSITIONS = [(2, 0), (2, 1), (2, 2), (2, 3), (2, 4), (3, 0), (3, 1), (3, 4), DOMINATED]
+
+
+def toy(players: int, seed: int) -> Any:
+    return Toy().new_game(players=players, seed=seed)
+
+
+def timed_search(seed: int = 1, budget: float = 0.25, **settings: Any) -> ISMCTSBot:
+    return ISMCTSBot(seed=seed, iterations=None, time_limit=budget, budget_clock="cpu", **settings)
+
+
+def test_a_time_budget_stops_once_the_runner_up_cannot_catch_up() -> None:
+    state = toy(*DOMINATED)
+    bot = timed_search()
+    action = bot.choose(state)
+    settled = bot.last_settled
+    assert bot.last_stopped_early and settled is not None
+    assert action == settled.leader == "play:9"
+    assert settled.iterations == bot.last_iterations  # it stopped where it found the choice settled
+    assert settled.lead > settled.bound > 1.0
+    assert settled.spent < 0.97 * 0.25
+
+
+def test_the_stopped_choice_is_the_full_budget_choice_with_the_same_seed() -> None:
+    """The same seed grows the same tree up to the stop; the full budget's leader never changed after it."""
+    stopped = 0
+    for players, seed in TOY_POSITIONS:
+        full = timed_search(seed=seed, stop_when_settled=False)
+        full_choice = full.choose(toy(players, seed))
+        early = timed_search(seed=seed)
+        early_choice = early.choose(toy(players, seed))
+        if full.last_settled is not None:
+            assert full.last_settled.leader == full_choice
+            assert full.last_iterations - full.last_settled.iterations <= full.last_settled.bound
+        if early.last_stopped_early:
+            stopped += 1
+            assert early_choice == full_choice
+    assert stopped >= 3
+
+
+@pytest.mark.parametrize("name", ["citadels", "palais_royal"])
+def test_hard_stops_with_the_choice_of_its_full_budget(name: str) -> None:
+    stopped = 0
+    for seed in (1, 2, 3):
+        state = mid_game(name, 4, seed=seed, steps=20 + 15 * seed)
+        full = hard_bot(seed, time_limit=0.3, budget_clock="cpu", stop_when_settled=False)
+        full_choice = full.choose(state.clone())
+        early = hard_bot(seed, time_limit=0.3, budget_clock="cpu")
+        early_choice = early.choose(state.clone())
+        if early.last_stopped_early:
+            stopped += 1
+            assert str(early_choice) == str(full_choice)
+    assert stopped >= 1
+
+
+def test_an_iteration_budget_runs_every_iteration_even_when_settled() -> None:
+    state = toy(*DOMINATED)
+    for time_limit in (None, 5.0):
+        bot = ISMCTSBot(seed=1, iterations=1500, time_limit=time_limit)
+        bot.choose(state)
+        assert bot.last_iterations == 1500
+        assert bot.last_settled is None and not bot.last_stopped_early
+    on = ISMCTSBot(seed=1, iterations=600).search(state)
+    off = ISMCTSBot(seed=1, iterations=600, stop_when_settled=False).search(state)
+    assert on.visits == off.visits and on.rewards == off.rewards
+
+
+def test_hard_with_an_iteration_budget_plays_as_without_the_stop() -> None:
+    state = mid_game("citadels", 4, seed=2, steps=50)
+    on = hard_bot(3, iterations=60, time_limit=None).search_for("citadels").search(state)
+    off = hard_bot(3, iterations=60, time_limit=None, stop_when_settled=False).search_for("citadels").search(state)
+    assert on.iterations == off.iterations == 60
+    assert on.visits == off.visits and on.settled is None
+
+
+@pytest.mark.parametrize("players, seed", TOY_POSITIONS)
+def test_a_search_that_may_stop_early_still_keeps_its_wall_clock_budget(players: int, seed: int) -> None:
+    bot = ISMCTSBot(seed=seed, iterations=None, time_limit=0.1)
+    started = time.perf_counter()
+    bot.choose(toy(players, seed))
+    assert time.perf_counter() - started <= 0.1 * 1.1
+
+
+def test_the_option_turns_the_stop_off_and_still_records_where_it_would_have_stopped() -> None:
+    bot = timed_search(stop_when_settled=False)
+    bot.choose(toy(*DOMINATED))
+    settled = bot.last_settled
+    assert not bot.last_stopped_early and settled is not None
+    assert bot.last_iterations > settled.iterations
+    assert HARD_SETTINGS["stop_when_settled"] is True
+    assert hard_bot(1).search_for("caylus").stop_when_settled
+    assert not hard_bot(1, stop_when_settled=False).search_for("caylus").stop_when_settled
+
+
+def test_the_hard_level_reports_whether_its_last_search_stopped_early() -> None:
+    bot = hard_bot(1, time_limit=0.3, budget_clock="cpu")
+    assert bot.last_settled is None and not bot.last_stopped_early
+    state = mid_game("citadels", 4, seed=2, steps=50)
+    bot.choose(state)
+    search = bot.search_for("citadels")
+    assert bot.last_stopped_early == search.last_stopped_early
+    assert bot.last_settled == search.last_settled
+
+
+def test_a_paired_root_stops_once_its_winner_cannot_change() -> None:
+    state = toy(*DOMINATED)
+    bot = timed_search(rollout_policy=RandomBot(4), paired_root=3, budget=0.3)
+    action = bot.choose(state)
+    settled = bot.last_settled
+    assert bot.last_stopped_early and settled is not None
+    assert action == settled.leader
+
+
+def test_a_paired_root_names_a_sure_winner_only_when_no_remaining_worlds_can_change_it() -> None:
+    """Worlds of three candidates, then ``left`` more worlds of extreme rewards (the worst for the sure
+    winner among them): wherever a sure winner is named, the paired winner after them is still it."""
+    rng = Rng(7)
+    bot = ISMCTSBot(seed=1, iterations=None, time_limit=1.0, rollout_policy=RandomBot(1), paired_root=3,
+                    paired_z=1.0, paired_margin=0.01)
+    named = [0, 0]  # the policy's choice, another candidate
+    for case in range(300):
+        edge = [0.0, 0.3 * rng.random(), 0.3 * rng.random()] if case % 2 else [0.3 * rng.random(), 0.0, 0.0]
+        per_world = [[min(1.0, max(0.0, 0.4 * rng.random() + edge[index])) for index in range(3)]
+                     for _ in range(rng.randint(2, 60))]
+        totals = [sum(rewards[index] for rewards in per_world) for index in range(3)]
+        left = rng.randint(0, 8)
+        winner = bot.paired_sure_winner(per_world, totals, left)
+        if winner is None:
+            continue
+        named[winner != 0] += 1
+        assert bot._paired_winner(per_world, 3) == winner
+        for extra in range(1, left + 1):
+            for _ in range(4):
+                worlds = [[float(rng.randint(0, 1)) for _ in range(3)] for _ in range(extra)]
+                for rewards in worlds[: rng.randint(0, extra)]:  # some of them the worst for the winner
+                    rewards[:] = [1.0, 1.0, 1.0]
+                    rewards[winner] = 0.0
+                assert bot._paired_winner(per_world + worlds, 3) == winner
+    assert named[0] >= 20 and named[1] >= 10
+
+
+def test_an_expert_with_workers_runs_its_whole_budget_and_alone_stops_as_hard_does() -> None:
+    """A share of a root-parallel search cannot see the others' visits, so it never stops early."""
+    state = mid_game("citadels", 4, seed=2, steps=50)
+    alone = ExpertBot(1, processes=0, time_limit=0.3, budget_clock="cpu")
+    alone.choose(state.clone())
+    shared = ExpertBot(1, processes=1, time_limit=0.3, budget_clock="cpu")
+    shared.choose(state.clone())
+    assert not shared.last_stopped_early
+    search = shared.search_for("citadels")
+    assert not search.last_stopped_early
+    assert alone.last_stopped_early and alone.search_for("citadels").last_stopped_early
