@@ -25,7 +25,9 @@ game and player count, ``<game> <n>p:`` then
   them (the stop is sound where this stays at or below 1);
 - ``rest ran <= f x the rate``: the most, over every look of every decision, of the iterations really
   run after the look over the unscaled estimate (the rate so far times the budget left, plus one): the
-  safety factor that look would have needed (``SETTLED_SAFETY`` is what the search uses).
+  safety factor that look would have needed (``SETTLED_SAFETY`` is what the search uses); in brackets
+  the same over the looks where the bound was below the iterations done so far, the only ones where a
+  lead (at most those iterations) can exceed it.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ def probe(name: str, players: int, count: int, stop_run: bool) -> None:
     found = positions(name, players, count)
     hard_bot(1, time_limit=0.05).choose(found[0].clone())  # imports and warms up the game's modules
     settled = agreed = stopped_same = stopped_early = 0
-    saved_all = saved_settled = after_share = needed = 0.0
+    saved_all = saved_settled = after_share = needed = needed_late = 0.0
     for index, state in enumerate(found):
         seed = f"settled/{index}"
         bot = hard_bot(seed, budget_clock="cpu", stop_when_settled=False)
@@ -75,6 +77,8 @@ def probe(name: str, players: int, count: int, stop_run: bool) -> None:
             if bound != float("inf") and bound > 1.0:
                 estimate = (bound - 1.0) / search_module.SETTLED_SAFETY + 1.0
                 needed = max(needed, (total - done) / estimate)
+                if bound < done:  # a lead can exceed the bound only here (it is at most the iterations done)
+                    needed_late = max(needed_late, (total - done) / estimate)
         if point is not None:
             settled += 1
             saved = max(0.0, 1.0 - point.spent / budget)
@@ -105,7 +109,7 @@ def probe(name: str, players: int, count: int, stop_run: bool) -> None:
     print(f"{name} {players}p: settled {settled}/{decisions}, saved {100 * saved_all / decisions:.1f}% a decision "
           f"({100 * saved_settled / max(1, settled):.1f}% where settled), probe leader = full choice "
           f"{agreed}/{settled}{stopped}, after settled <= {after_share:.2f} of the bound, "
-          f"rest ran <= {needed:.2f} x the rate", flush=True)
+          f"rest ran <= {needed:.2f} x the rate ({needed_late:.2f} where a stop was possible)", flush=True)
 
 
 def main() -> None:
