@@ -16,10 +16,13 @@ game and player count, ``<game> <n>p:`` then
   all decisions and over the settled ones;
 - ``probe leader = full choice a/b``: the leader at the settled point against the choice the full
   budget made from the same tree (any disagreement is printed above the line);
-- ``stopped early a/b, = full choice c/a``: the decisions where the run with the stop on stopped
-  early, and how many of them chose what the probe's full budget did (the same seed grows the same
-  tree up to the stop, which may come at another look than the probe's: the bound depends on the
-  timing; a run that did not stop early is a second full budget, whose choice timing alone can change);
+- ``stopped early a/b, = full choice c/d``: the decisions where the run with the stop on stopped
+  early, and how many of the d of them that stopped before the probe's budget ended chose what the
+  probe's full budget did. The same seed grows the same tree up to the stop, but a budget of CPU time
+  holds a count of iterations that varies by 10–20% from run to run on a loaded machine, so the stop
+  may come at another look than the probe's, or after the probe's own end (then the probe is no
+  continuation of that tree and the decision is not counted); a run that did not stop early is a
+  second full budget, not a test of the stop;
 - ``after settled <= r of the bound``: the most, over settled decisions, of the iterations (a paired
   root: worlds) the full budget ran after the settled point over the bound the search then put on
   them (the stop is sound where this stays at or below 1);
@@ -52,7 +55,7 @@ def probe(name: str, players: int, count: int, stop_run: bool) -> None:
     """Print one line of figures (module docstring) for ``count`` positions of ``name`` at ``players``."""
     found = positions(name, players, count)
     hard_bot(1, time_limit=0.05).choose(found[0].clone())  # imports and warms up the game's modules
-    settled = agreed = stopped_same = stopped_early = 0
+    settled = agreed = stopped_same = stopped_early = comparable = 0
     saved_all = saved_settled = after_share = needed = needed_late = 0.0
     for index, state in enumerate(found):
         seed = f"settled/{index}"
@@ -96,7 +99,9 @@ def probe(name: str, players: int, count: int, stop_run: bool) -> None:
             if not stopping.last_stopped_early:
                 continue  # a second full budget: another count of iterations, not a test of the stop
             stopped_early += 1
-            if str(early_choice) == str(choice):
+            if stopping.last_iterations > total * per_look:
+                comparable -= 1  # the probe's budget ended sooner: it is no continuation of this tree
+            elif str(early_choice) == str(choice):
                 stopped_same += 1
             else:
                 print(f"  {name} {players}p position {index}: the stopping search chose {early_choice} after "
@@ -105,7 +110,8 @@ def probe(name: str, players: int, count: int, stop_run: bool) -> None:
     decisions = len(found)
     stopped = ""
     if stop_run:
-        stopped = f", stopped early {stopped_early}/{decisions}, = full choice {stopped_same}/{stopped_early}"
+        stopped = (f", stopped early {stopped_early}/{decisions}, = full choice {stopped_same}/"
+                   f"{stopped_early + comparable}")
     print(f"{name} {players}p: settled {settled}/{decisions}, saved {100 * saved_all / decisions:.1f}% a decision "
           f"({100 * saved_settled / max(1, settled):.1f}% where settled), probe leader = full choice "
           f"{agreed}/{settled}{stopped}, after settled <= {after_share:.2f} of the bound, "
