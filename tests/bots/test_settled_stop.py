@@ -42,7 +42,9 @@ def test_a_time_budget_stops_once_the_runner_up_cannot_catch_up() -> None:
 
 
 def test_the_stopped_choice_is_the_full_budget_choice_with_the_same_seed() -> None:
-    """The same seed grows the same tree up to the stop; the full budget's leader never changed after it."""
+    """The same seed grows the same tree up to the stop; the full budget's leader never changed after it.
+    (A budget of CPU time holds more or fewer iterations from run to run: only a stop before the full
+    run's end is compared with it, as that run continued the same tree.)"""
     stopped = 0
     for players, seed in TOY_POSITIONS:
         full = timed_search(seed=seed, stop_when_settled=False)
@@ -52,22 +54,25 @@ def test_the_stopped_choice_is_the_full_budget_choice_with_the_same_seed() -> No
         if full.last_settled is not None:
             assert full.last_settled.leader == full_choice
             assert full.last_iterations - full.last_settled.iterations <= full.last_settled.bound
-        if early.last_stopped_early:
+        if early.last_stopped_early and early.last_iterations <= full.last_iterations:
             stopped += 1
             assert early_choice == full_choice
     assert stopped >= 3
 
 
-@pytest.mark.parametrize("name", ["citadels", "palais_royal"])
-def test_hard_stops_with_the_choice_of_its_full_budget(name: str) -> None:
+def test_hard_stops_with_the_choice_of_its_full_budget() -> None:
+    """Citadels, where most choices settle before the budget's end (docs/bots.md)."""
     stopped = 0
-    for seed in (1, 2, 3):
-        state = mid_game(name, 4, seed=seed, steps=20 + 15 * seed)
-        full = hard_bot(seed, time_limit=0.3, budget_clock="cpu", stop_when_settled=False)
+    for seed in (1, 2, 3, 4):
+        state = mid_game("citadels", 4, seed=seed, steps=20 + 15 * seed)
+        full = hard_bot(seed, time_limit=0.4, budget_clock="cpu", stop_when_settled=False)
         full_choice = full.choose(state.clone())
-        early = hard_bot(seed, time_limit=0.3, budget_clock="cpu")
+        early = hard_bot(seed, time_limit=0.4, budget_clock="cpu")
         early_choice = early.choose(state.clone())
-        if early.last_stopped_early:
+        settled = full.last_settled
+        if settled is not None:
+            assert str(settled.leader) == str(full_choice)
+        if early.last_stopped_early and early.last_iterations <= full.last_iterations:
             stopped += 1
             assert str(early_choice) == str(full_choice)
     assert stopped >= 1
