@@ -43,8 +43,8 @@ class RolloutPolicy:
 #: The settings of the "hard" level, for every game: rollouts played to the end by the game's heuristic
 #: with no random moves (the heuristic is also the model of the other seats, so a rollout is the game
 #: those seats would really play), the heuristic's choice as a prior, one determinization for
-#: ``world_reuse`` iterations in a row (rollouts handed down the tree within it), 0.5 s a decision, of
-#: which the rest is left once no iterations it could still run would change the choice.
+#: ``world_reuse`` iterations in a row (rollouts handed down the tree within it), 0.5 s a decision at
+#: most: the search stops sooner once no iterations it could still run would change its choice.
 HARD_SETTINGS: dict[str, Any] = {
     "iterations": None,
     "time_limit": 0.5,

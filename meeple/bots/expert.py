@@ -3,13 +3,12 @@
 Root parallelism: the position is searched at once by this process and by worker processes (one per
 other core), each an independent ISMCTS with its own seed and the same deadline; their root figures
 (visits and rewards per action, or a paired root's rewards per world) are added up and the action is
-chosen from the sum, as one search with that many iterations would. A share of that search does not
-stop once its own choice is settled (the hard level's ``stop_when_settled``): its visits are added to
-the others', which it cannot see, and the few it would not run could be the ones that decide the sum;
-only where the search runs here alone does it stop as the hard level's does. The workers live in one pool per
+chosen from the sum, as one search with that many iterations would. The workers live in one pool per
 process, made on the first expert decision and kept, so a decision costs no process start; where no
 child process may be made (inside a daemonic worker) or only one core exists, the search runs here
-alone.
+alone. A share of a search does not stop once its own choice is settled (the hard level's
+``stop_when_settled``): its visits are added to the others', which it cannot see, and those it would
+not run could be the ones that decide the sum; a search alone here stops as the hard level's does.
 """
 
 from __future__ import annotations
