@@ -3,6 +3,7 @@ changes a choice.
 
     python bench/settled_stop.py                          # all four games, 2 and 4 players, 12 positions each
     python bench/settled_stop.py caylus --players 4 --positions 30
+    python bench/settled_stop.py --look-cost --players 4 --positions 4   # what the looks cost
 
 On the mid-game positions of ``bench/ismcts_speed.py`` (a heuristic self-play game per seed, stopped at
 20–80% of its length), the hard level decides once with ``stop_when_settled=False`` under its budget in
@@ -31,12 +32,19 @@ game and player count, ``<game> <n>p:`` then
   safety factor that look would have needed (``SETTLED_SAFETY`` is what the search uses); in brackets
   the same over the looks where the bound was below the iterations done so far, the only ones where a
   lead (at most those iterations) can exceed it.
+
+With ``--look-cost`` it measures instead what looking costs: one decision a position with the stop off
+(a search then looks until its choice is settled, as one with the stop on does until it stops), the
+thread's CPU time inside every look against the whole search's, in the same process, so a loaded
+machine slows both alike. One line per game: ``<game> <n>p: <looks> looks a search, <µs> us a look,
+<share>% of the search's CPU time (<iterations> iterations a search)``.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -118,17 +126,52 @@ def probe(name: str, players: int, count: int, stop_run: bool) -> None:
           f"rest ran <= {needed:.2f} x the rate ({needed_late:.2f} where a stop was possible)", flush=True)
 
 
+def look_cost(name: str, players: int, count: int) -> None:
+    """Print what the looks for a settled choice cost in ``count`` searches of ``name`` (module docstring)."""
+    found = positions(name, players, count)
+    hard_bot(1, time_limit=0.05).choose(found[0].clone())
+    look_cpu = search_cpu = 0.0
+    looks = iterations = 0
+    for index, state in enumerate(found):
+        search = hard_bot(f"settled/{index}", budget_clock="cpu", stop_when_settled=False).search_for(name)
+        spent = [0.0, 0.0]  # CPU seconds inside the looks, looks
+        paired = search.paired_root is not None
+        look = search._settled_paired if paired else search._settled_tree
+
+        def timed(*args: Any, look: Any = look, spent: list[float] = spent) -> Any:
+            started = time.thread_time()
+            found_settled = look(*args)
+            spent[0] += time.thread_time() - started
+            spent[1] += 1
+            return found_settled
+
+        setattr(search, "_settled_paired" if paired else "_settled_tree", timed)
+        started = time.thread_time()
+        search.search(state.clone())
+        search_cpu += time.thread_time() - started
+        look_cpu += spent[0]
+        looks += int(spent[1])
+        iterations += search.last_iterations
+    print(f"{name} {players}p: {looks / len(found):.0f} looks a search, {1e6 * look_cpu / max(1, looks):.1f} us a "
+          f"look, {100 * look_cpu / search_cpu:.2f}% of the search's CPU time ({iterations / len(found):.0f} "
+          f"iterations a search)", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("games", nargs="*", help="games to measure (default: all four)")
     parser.add_argument("--players", type=int, action="append", help="player counts (default: 2 and 4)")
     parser.add_argument("--positions", type=int, default=12, help="mid-game positions per game and count")
     parser.add_argument("--no-stop-run", action="store_true", help="skip the second decision with the stop on")
+    parser.add_argument("--look-cost", action="store_true", help="measure what the looks cost instead")
     args = parser.parse_args()
     available = set(game_names())
     for name in args.games or [g for g in GAMES if g in available]:
         for players in args.players or [2, 4]:
-            probe(name, players, args.positions, not args.no_stop_run)
+            if args.look_cost:
+                look_cost(name, players, args.positions)
+            else:
+                probe(name, players, args.positions, not args.no_stop_run)
 
 
 if __name__ == "__main__":
