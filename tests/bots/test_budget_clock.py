@@ -56,7 +56,8 @@ def test_a_cpu_clock_search_keeps_its_budget_in_cpu_time_while_another_process_s
     state = Toy().new_game(players=4, seed=2)
     with sharing_one_core():
         on_wall = timed_choice(ISMCTSBot(seed=1, iterations=None, time_limit=BUDGET), state)
-        on_cpu = timed_choice(ISMCTSBot(seed=1, iterations=None, time_limit=BUDGET, budget_clock="cpu"), state)
+        on_cpu = timed_choice(ISMCTSBot(seed=1, iterations=None, time_limit=BUDGET, budget_clock="cpu",
+                                        stop_when_settled=False), state)  # the whole budget, settled or not
     # elapsed time: the budget is kept in elapsed time, of which the spinner took about half
     assert on_wall[0] <= BUDGET * 1.1 and on_wall[1] <= BUDGET * 0.75
     # CPU time: the search had all of its budget of CPU time (it stops at 97% of it, less its slowest
@@ -85,6 +86,7 @@ def test_hard_on_the_cpu_clock_gets_its_cpu_time_in_a_long_caylus_rollout_while_
     search = bot.search_for("caylus")
     search.time_limit = BUDGET
     search.rollout_cutoff = None  # rollouts to the very end (hard cuts Caylus' at a late turn's start)
+    search.stop_when_settled = False  # the whole budget, settled or not
     bot.choose(state.clone())  # the first decision imports the game's heuristic module
     with sharing_one_core():
         elapsed, cpu = timed_choice(bot, state)
