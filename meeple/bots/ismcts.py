@@ -461,14 +461,17 @@ class ISMCTSBot:
     def _iterations_left(self, done: int) -> float:
         """An upper bound of the iterations (a paired root: worlds) the rest of the budget can run, ``done``
         so far: the iterations per CPU second of the searching thread, over the whole search or since the
-        last look (whichever is faster), times the budget left on its clock (not more CPU time for one
-        thread than elapsed time), times ``SETTLED_SAFETY``, plus one: the last iteration may start just
-        before the deadline, and its clock cuts it short. Infinite before any CPU time is measured.
+        last look (whichever is faster), times the time left on the budget's clock for an iteration to
+        start (not more CPU time for one thread than elapsed time), times ``SETTLED_SAFETY``, plus one:
+        the last iteration may start just before the end, and its clock cuts it short. Infinite before
+        any CPU time is measured.
         Its clocks are read afresh, not the CPU clock's cached verdict (``_out_of_time``)."""
         assert self._deadline is not None
         now = self.clock()
         cpu_now = now if self._on_cpu else time.thread_time()
-        left = self._deadline - now
+        # No iteration starts once the slowest step seen would overrun the deadline (``_out_of_time``;
+        # under the CPU clock, up to CPU_CLOCK_EVERY after the reading that said so), and that step only grows.
+        left = self._deadline - self._slowest - now + (CPU_CLOCK_EVERY if self._on_cpu else 0.0)
         if left <= 0.0:
             return 1.0  # one iteration may yet start before the clock is read again
         spent = cpu_now - self._cpu_started
