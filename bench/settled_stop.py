@@ -4,6 +4,7 @@ changes a choice.
     python bench/settled_stop.py                          # all four games, 2 and 4 players, 12 positions each
     python bench/settled_stop.py caylus --players 4 --positions 30
     python bench/settled_stop.py --look-cost --players 4 --positions 4   # what the looks cost
+    python bench/settled_stop.py --games 2 --players 4                    # whole games against medium
 
 On the mid-game positions of ``bench/ismcts_speed.py`` (a heuristic self-play game per seed, stopped at
 20–80% of its length), the hard level decides once with ``stop_when_settled=False`` under its budget in
@@ -33,6 +34,12 @@ game and player count, ``<game> <n>p:`` then
   the same over the looks where the bound was below the iterations done so far, the only ones where a
   lead (at most those iterations) can exceed it.
 
+With ``--games N`` it plays N whole games of hard (stop on) against medium bots on every other seat
+instead, seeds 1…N, hard's seat rotated: ``<game> <n>p whole games: …`` its decisions, those it
+searched (more than one legal action) and stopped early, the CPU seconds its searches took a game and
+the share of their budgets (CPU time) the stops left unspent — an account within one run, which a
+loaded machine does not skew, where two tournaments' CPU totals differ by their games' own lengths.
+
 With ``--look-cost`` it measures instead what looking costs: one decision a position with the stop off
 (a search then looks until its choice is settled, as one with the stop on does until it stops), the
 thread's CPU time inside every look against the whole search's, in the same process, so a loaded
@@ -52,8 +59,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ismcts_speed import positions
 
-from meeple import game_names
-from meeple.bots import hard_bot
+from meeple import game_names, load_game
+from meeple.bots import hard_bot, make_bot
 from meeple.bots import ismcts as search_module
 
 GAMES = ("citadels", "burgundy", "caylus", "palais_royal")
@@ -157,6 +164,39 @@ def look_cost(name: str, players: int, count: int) -> None:
           f"iterations a search)", flush=True)
 
 
+def whole_games(name: str, players: int, games: int) -> None:
+    """Hard against ``players - 1`` medium bots, the budget in CPU time, ``games`` games from seed 1 with
+    seats rotated; one line: hard's decisions, how many it searched and stopped early, the CPU seconds
+    its searches took a game and the share of their budgets the stops left unspent."""
+    searched = stopped = decisions = 0
+    spent = budgets = 0.0
+    for index in range(games):
+        hard = hard_bot(f"{index + 1}:0", budget_clock="cpu")
+        bots: list[Any] = [make_bot("medium", f"{index + 1}:{seat}") for seat in range(players)]
+        bots[index % players] = hard
+        state = load_game(name).new_game(players=players, seed=index + 1)
+        while not state.is_over:
+            seat = state.current_player
+            assert seat is not None
+            bot = bots[seat]
+            if bot is hard:
+                decisions += 1
+                many = len(state.legal_actions()) > 1
+                started = time.thread_time()
+                action = bot.choose(state)
+                if many:
+                    searched += 1
+                    spent += time.thread_time() - started
+                    budgets += float(hard.search_for(name).time_limit or 0.0)
+                    stopped += hard.last_stopped_early
+            else:
+                action = bot.choose(state)
+            state.apply(action)
+    print(f"{name} {players}p whole games: {games} games, hard decided {decisions} times, searched {searched}, "
+          f"stopped early {stopped}; its searches took {spent / games:.1f} CPU s a game, "
+          f"{100 * (1 - spent / budgets):.1f}% of their budgets left unspent", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("games", nargs="*", help="games to measure (default: all four)")
@@ -164,11 +204,15 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=12, help="mid-game positions per game and count")
     parser.add_argument("--no-stop-run", action="store_true", help="skip the second decision with the stop on")
     parser.add_argument("--look-cost", action="store_true", help="measure what the looks cost instead")
+    parser.add_argument("--games", type=int, default=0,
+                        help="play this many whole games of hard against medium bots instead")
     args = parser.parse_args()
     available = set(game_names())
     for name in args.games or [g for g in GAMES if g in available]:
         for players in args.players or [2, 4]:
-            if args.look_cost:
+            if args.games:
+                whole_games(name, players, args.games)
+            elif args.look_cost:
                 look_cost(name, players, args.positions)
             else:
                 probe(name, players, args.positions, not args.no_stop_run)
