@@ -4,7 +4,7 @@ changes a choice.
     python bench/settled_stop.py                          # all four games, 2 and 4 players, 12 positions each
     python bench/settled_stop.py caylus --players 4 --positions 30
     python bench/settled_stop.py --look-cost --players 4 --positions 4   # what the looks cost
-    python bench/settled_stop.py --games 2 --players 4                    # whole games against medium
+    python bench/settled_stop.py --whole-games 2 --players 4              # whole games against medium
 
 On the mid-game positions of ``bench/ismcts_speed.py`` (a heuristic self-play game per seed, stopped at
 20–80% of its length), the hard level decides once with ``stop_when_settled=False`` under its budget in
@@ -34,7 +34,7 @@ game and player count, ``<game> <n>p:`` then
   the same over the looks where the bound was below the iterations done so far, the only ones where a
   lead (at most those iterations) can exceed it.
 
-With ``--games N`` it plays N whole games of hard (stop on) against medium bots on every other seat
+With ``--whole-games N`` it plays N whole games of hard (stop on) against medium bots on every other seat
 instead, seeds 1…N, hard's seat rotated: ``<game> <n>p whole games: …`` its decisions, those it
 searched (more than one legal action) and stopped early, the CPU seconds its searches took a game and
 the share of their budgets (CPU time) the stops left unspent — an account within one run, which a
@@ -92,8 +92,9 @@ def probe(name: str, players: int, count: int, stop_run: bool) -> None:
         total = statistics.iterations // per_look
         point = statistics.settled
         for done, bound in looks:
-            if bound != float("inf") and bound > 1.0:
-                estimate = (bound - 1.0) / search_module.SETTLED_SAFETY + 1.0
+            slack = search_module.SETTLED_SLACK
+            if bound != float("inf") and bound > slack:
+                estimate = (bound - slack) / search_module.SETTLED_SAFETY + 1.0
                 needed = max(needed, (total - done) / estimate)
                 if bound < done:  # a lead can exceed the bound only here (it is at most the iterations done)
                     needed_late = max(needed_late, (total - done) / estimate)
@@ -204,14 +205,14 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=12, help="mid-game positions per game and count")
     parser.add_argument("--no-stop-run", action="store_true", help="skip the second decision with the stop on")
     parser.add_argument("--look-cost", action="store_true", help="measure what the looks cost instead")
-    parser.add_argument("--games", type=int, default=0,
+    parser.add_argument("--whole-games", type=int, default=0, metavar="N",
                         help="play this many whole games of hard against medium bots instead")
     args = parser.parse_args()
     available = set(game_names())
     for name in args.games or [g for g in GAMES if g in available]:
         for players in args.players or [2, 4]:
-            if args.games:
-                whole_games(name, players, args.games)
+            if args.whole_games:
+                whole_games(name, players, args.whole_games)
             elif args.look_cost:
                 look_cost(name, players, args.positions)
             else:
