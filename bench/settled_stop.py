@@ -36,9 +36,11 @@ game and player count, ``<game> <n>p:`` then
 
 With ``--whole-games N`` it plays N whole games of hard (stop on) against medium bots on every other seat
 instead, seeds 1…N, hard's seat rotated: ``<game> <n>p whole games: …`` its decisions, those it
-searched (more than one legal action) and stopped early, the CPU seconds its searches took a game and
-the share of their budgets (CPU time) the stops left unspent — an account within one run, which a
-loaded machine does not skew, where two tournaments' CPU totals differ by their games' own lengths.
+searched (more than one legal action) and stopped early, the CPU seconds its searches took a game, the
+mean CPU time of a search that ran its whole budget and of one that stopped, and how much less CPU time
+the searches took than they would have without stops (a stopped search counted at the mean of those
+that ran their whole budget, or 97% of the budget where none did) — an account within one run, which
+a loaded machine does not skew, where two tournaments' CPU totals differ by their games' own lengths.
 
 With ``--look-cost`` it measures instead what looking costs: one decision a position with the stop off
 (a search then looks until its choice is settled, as one with the stop on does until it stops), the
@@ -169,8 +171,10 @@ def whole_games(name: str, players: int, games: int) -> None:
     """Hard against ``players - 1`` medium bots, the budget in CPU time, ``games`` games from seed 1 with
     seats rotated; one line: hard's decisions, how many it searched and stopped early, the CPU seconds
     its searches took a game and the share of their budgets the stops left unspent."""
-    searched = stopped = decisions = 0
-    spent = budgets = 0.0
+    searched = decisions = 0
+    spent = 0.0
+    full_searches: list[float] = []  # the CPU time of each search that ran its whole budget
+    stopped_searches: list[float] = []
     for index in range(games):
         hard = hard_bot(f"{index + 1}:0", budget_clock="cpu")
         bots: list[Any] = [make_bot("medium", f"{index + 1}:{seat}") for seat in range(players)]
@@ -187,15 +191,21 @@ def whole_games(name: str, players: int, games: int) -> None:
                 action = bot.choose(state)
                 if many:
                     searched += 1
-                    spent += time.thread_time() - started
-                    budgets += float(hard.search_for(name).time_limit or 0.0)
-                    stopped += hard.last_stopped_early
+                    took = time.thread_time() - started
+                    spent += took
+                    (stopped_searches if hard.last_stopped_early else full_searches).append(took)
             else:
                 action = bot.choose(state)
             state.apply(action)
+    budget = float(hard_bot(1).search_for(name).time_limit or 0.0)
+    # what a stopped search would have taken in full: what the others took, or 97% of the budget
+    full = sum(full_searches) / len(full_searches) if full_searches else 0.97 * budget
+    stopped = len(stopped_searches)
+    unstopped = sum(full_searches) + full * stopped
     print(f"{name} {players}p whole games: {games} games, hard decided {decisions} times, searched {searched}, "
-          f"stopped early {stopped}; its searches took {spent / games:.1f} CPU s a game, "
-          f"{100 * (1 - spent / budgets):.1f}% of their budgets left unspent", flush=True)
+          f"stopped early {stopped}; its searches took {spent / games:.1f} CPU s a game "
+          f"(a whole budget {full:.3f} s, a stopped one {sum(stopped_searches) / max(1, stopped):.3f} s), "
+          f"{100 * (1 - spent / unstopped):.1f}% less than without stops", flush=True)
 
 
 def main() -> None:
