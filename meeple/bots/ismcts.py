@@ -62,8 +62,9 @@ Generic improvements over the plain algorithm (nothing here knows which game it 
   rest of the budget can still run, no outcome of them can change the choice, and the search stops
   (the "time management" of Leela Zero and Leela Chess Zero's "smart pruning"). The iterations left are
   bounded by the iterations per CPU second of the searching thread so far (the whole search's rate or
-  the last stretch's, whichever is faster) times the budget left on its clock (one thread cannot get
-  more CPU time than elapsed time) times ``SETTLED_SAFETY``. A paired root stops when no remaining
+  the last stretch's, whichever is faster) times the time left on its clock for an iteration to start
+  (one thread cannot get more CPU time than elapsed time) times ``SETTLED_SAFETY``, plus
+  ``SETTLED_SLACK`` iterations. A paired root stops when no remaining
   worlds, with rewards in [0, 1], could change ``_paired_winner``'s answer. Either way the search
   records when it would have stopped (``RootStatistics.settled``) even when told not to.
 - **Time budget**: the clock is also checked inside rollouts; a rollout cut by the deadline is scored
