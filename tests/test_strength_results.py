@@ -1,0 +1,49 @@
+"""The tournaments kept in ``bench/results/strength/`` are whole and say what docs/bots.md says of them.
+
+Each folder is what ``meeple tournament --out`` left (its rows checked as ``--resume`` checks them), its
+summary's table is the one its rows give (a row edited by hand would show), and docs/bots.md carries the
+line ``bench/strength_table.py`` prints for it, so the published figures are the kept games' figures.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from meeple.tournament import SUMMARY_JSON, read_results
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _strength_table() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("strength_table", ROOT / "bench" / "strength_table.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+strength_table = _strength_table()
+RUNS = strength_table.run_folders()
+
+
+def test_the_repository_keeps_its_strength_runs() -> None:
+    assert RUNS, "bench/results/strength/ holds no tournament"
+    assert (ROOT / "bench" / "results" / "strength" / "README.md").exists()
+
+
+@pytest.mark.parametrize("folder", RUNS, ids=[folder.name for folder in RUNS])
+def test_a_kept_run_is_whole_and_docs_show_its_line(folder: Path) -> None:
+    result = read_results(folder)
+    summary = json.loads((folder / SUMMARY_JSON).read_text())
+    assert summary["running"] is False, "a run is kept once stopped (its summary then holds its table)"
+    assert summary["games"] == len(result.records) > 0
+    assert summary["entries"] == result.to_json()["entries"]
+    docs = (ROOT / "docs" / "bots.md").read_text()
+    assert strength_table.table_line(folder.name, result) in docs
+    readme = (folder.parent / "README.md").read_text()
+    assert f"`{folder.name}`" in readme, "the README says how each run was played"
