@@ -4,9 +4,10 @@ be taken back; a draw cannot)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from playwright.sync_api import APIRequestContext, Browser, expect
+from playwright.sync_api import APIRequestContext, Browser, Page, expect
 
 from tests.browser.conftest import Server
 from tests.browser.helpers import take_seat
@@ -17,23 +18,31 @@ def state(request: APIRequestContext, server: Server, table_id: str) -> dict[str
     return data
 
 
-def test_a_player_takes_back_a_move_and_the_other_sees_it(browser: Browser, server: Server) -> None:
+def ada_and_bob_play_until(browser: Browser, server: Server, game: str,
+                           ready: Callable[[dict[str, Any]], bool]) -> tuple[Page, Page, str]:
+    """A two-player table of ``game`` for Ada and Bob, both playing their first legal action until what
+    Ada's seat sees is ``ready``: her page, his, the table's id."""
     ada = browser.new_context().new_page()
     bob = browser.new_context().new_page()
     created = ada.request.post(f"{server.url}/api/tables", data={
-        "game": "citadels", "players": 2, "seat": 0, "name": "Ada", "seats": [{"kind": "human"}, {"kind": "human"}]})
+        "game": game, "players": 2, "seat": 0, "name": "Ada", "seats": [{"kind": "human"}, {"kind": "human"}]})
     assert created.ok, created.text()
     table_id = created.json()["table"]["id"]
     take_seat(bob, f"{server.url}/tables/{table_id}", "Bob", button="button.join-seat")
-    for _ in range(200):  # both play their first legal action until Ada may take gold
-        if "gold" in state(ada.request, server, table_id)["legal"]:
-            break
+    for _ in range(200):
+        if ready(state(ada.request, server, table_id)):
+            return ada, bob, table_id
         for player in (ada, bob):
             seen = state(player.request, server, table_id)
             if seen["legal"]:
                 player.request.post(f"{server.url}/api/tables/{table_id}/actions",
                                     data={"action": seen["legal"][0], "version": seen["version"]})
                 break
+    raise AssertionError(f"200 moves of {game} never reached what the test needs")
+
+
+def test_a_player_takes_back_a_move_and_the_other_sees_it(browser: Browser, server: Server) -> None:
+    ada, bob, table_id = ada_and_bob_play_until(browser, server, "citadels", lambda seen: "gold" in seen["legal"])
     version = state(ada.request, server, table_id)["version"]
     ada.goto(f"{server.url}/tables/{table_id}")
     bob.reload()
@@ -59,26 +68,10 @@ def test_a_player_takes_back_a_move_and_the_other_sees_it(browser: Browser, serv
 
 
 def test_undo_all_takes_back_the_whole_turn_so_far_in_one_click(browser: Browser, server: Server) -> None:
-    ada = browser.new_context().new_page()
-    bob = browser.new_context().new_page()
-    created = ada.request.post(f"{server.url}/api/tables", data={
-        "game": "burgundy", "players": 2, "seat": 0, "name": "Ada", "seats": [{"kind": "human"}, {"kind": "human"}]})
-    assert created.ok, created.text()
-    table_id = created.json()["table"]["id"]
-    take_seat(bob, f"{server.url}/tables/{table_id}", "Bob", button="button.join-seat")
-    for _ in range(200):  # both play their first legal action until Ada has two moves she may take back
-        seen = state(ada.request, server, table_id)
-        if seen["can_undo"] >= 2:
-            break
-        for player in (ada, bob):
-            seen = state(player.request, server, table_id)
-            if seen["legal"]:
-                player.request.post(f"{server.url}/api/tables/{table_id}/actions",
-                                    data={"action": seen["legal"][0], "version": seen["version"]})
-                break
+    # Burgundy: a turn holds several moves (a die, its action, the next die...) that draw nothing
+    ada, _, table_id = ada_and_bob_play_until(browser, server, "burgundy", lambda seen: seen["can_undo"] >= 2)
     seen = state(ada.request, server, table_id)
     moves, version = seen["can_undo"], seen["version"]
-    assert moves >= 2, "Ada's turn never held two moves she could take back"
     ada.goto(f"{server.url}/tables/{table_id}")
     expect(ada.locator("#board")).to_have_attribute("data-version", str(version), timeout=20_000)
     expect(ada.locator("#undo")).to_be_visible()
