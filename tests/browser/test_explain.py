@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 
 from meeple.core.registry import game_names
 from meeple.server.explain import explain
@@ -39,6 +39,17 @@ def open_table(browser: Browser, server: Server, game: str, language: str, viewp
     fill_lobby(page, server, game, players=2 if game != "citadels" else None)
     create_table(page)
     return page
+
+
+def centre_of(locator: Locator) -> dict[str, float]:
+    """The centre of what ``locator`` shows: a late message can draw the board again between finding
+    the element and measuring it (the old one, detached, has no box), so it is found and measured again."""
+    for _ in range(50):
+        box = locator.bounding_box()
+        if box is not None:
+            return {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+        locator.page.wait_for_timeout(100)
+    raise AssertionError(f"{locator} never had a box on the page")
 
 
 def marked_components(page: Page) -> set[str]:
@@ -112,9 +123,7 @@ def test_long_press_explains_without_acting(browser: Browser, server: Server) ->
     character = pick.locator("xpath=ancestor::*[@data-explain][1]")
     expected = explain("citadels", "ja")[(character.get_attribute("data-explain") or "").split(":", 1)[1]]
     version = drawn_version(page)
-    box = pick.bounding_box()
-    assert box is not None
-    point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+    point = centre_of(pick)
     touch = page.context.new_cdp_session(page)
     touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
     time.sleep(0.9)
