@@ -651,17 +651,13 @@ class CitadelsState(GameState[Act]):
         self.reserved = -1
 
     def _after_draft_step(self) -> None:
-        """Open the next draft step (``_open_draft_step``, inline) or, the draft over, the calls."""
+        """Open the next draft step or, the draft over, the calls."""
         # The next drafter sees what is left: undo stops here (``_undo_floor`` reads it from the history).
-        idx = self.draft_idx = self.draft_idx + 1
-        step = self.rules.draft_turns[self.crown][idx]
-        if step is not None:
-            self.cur, self.phase, offered = step
-            if idx == 6 and self.reserved >= 0:
-                self._return_reserve()
-            self._legal = offered[tuple(self.pool)]
-            return
-        self._end_draft()
+        self.draft_idx += 1
+        if self.rules.draft_turns[self.crown][self.draft_idx] is None:
+            self._end_draft()
+        else:
+            self._open_draft_step()
 
     def _end_draft(self) -> None:
         """The draft over: the last card left goes face down, seen by the last drafter; the calls begin."""
