@@ -10,7 +10,7 @@
 #
 #   --system  (or MEEPLE_TEST_SYSTEM=1; CI's .ci/run asks for it) as root on Debian: install the
 #             missing Debian packages the browser, database, multi-process and deployment tests need
-#             (chromium, postgresql, redis-server, nginx; nginx's own service is not started), create a
+#             (chromium, postgresql, redis-server, nginx, gcc; nginx's own service is not started), create a
 #             throwaway PostgreSQL test database on the loopback interface and start the cluster if it
 #             is stopped, and start a throwaway Redis on a free loopback port; what it started is
 #             stopped again at the end.
@@ -53,8 +53,10 @@ trap cleanup EXIT
 
 install_system_packages() {
   # Debian's chromium (Playwright drives it: its own browser download cannot work here), PostgreSQL,
-  # Redis, and nginx (tests/server/test_deploy_nginx.py runs docs/deploy/nginx-meeple.conf).
+  # Redis, nginx (tests/server/test_deploy_nginx.py runs docs/deploy/nginx-meeple.conf) and a C compiler
+  # (tests/test_compiled.py builds the compiled engines, docs/compiled.md).
   local missing=()
+  command -v gcc >/dev/null 2>&1 || missing+=(gcc)
   command -v chromium >/dev/null 2>&1 || missing+=(chromium)
   command -v pg_ctlcluster >/dev/null 2>&1 || missing+=(postgresql)
   command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)

@@ -136,72 +136,77 @@ _BONUS_OF = tuple(tuple(A.BONUS[k] for k in tile.bonus) for tile in TILES)
 _PRODUCE_OF = tuple(tuple(A.PRODUCE[c] for c in tile.produce) for tile in TILES)
 
 
+#: Every attribute of ``CaylusState``, each in a slot, and what ``clone`` reads to copy them (mypyc, which
+#: compiles this module on request, docs/compiled.md, refuses ``CaylusState.__slots__``).
+_FIELDS = (
+    "_history_notations",
+    "_legal",
+    "_log_views",
+    "_open_places",
+    "_undo_floor",
+    "avail",
+    "bailiff",
+    "batches",
+    "bridge",
+    "built_lots",
+    "cap",
+    "castle",
+    "castle_count",
+    "conv",
+    "cubes",
+    "cur",
+    "fav",
+    "fav_used",
+    "fstack",
+    "fsub",
+    "fsub_col",
+    "fsub_seat",
+    "game",
+    "gate",
+    "guild",
+    "houses",
+    "inn_left",
+    "inn_right",
+    "is_over",
+    "joust",
+    "lawyer_pp",
+    "log",
+    "money",
+    "options",
+    "owner",
+    "p2i",
+    "penalty_if_no_batch",
+    "phase",
+    "pk",
+    "players",
+    "pp",
+    "pp_floor",
+    "provost",
+    "ps",
+    "removed",
+    "rng",
+    "scored",
+    "seed",
+    "simplified",
+    "stables",
+    "stock",
+    "sub",
+    "tile",
+    "tpost",
+    "turn",
+    "turn_order",
+    "wood_only",
+    "worker",
+    )
+
+
 class CaylusState(GameState[Act]):
     """One game of Caylus. Everything is public (§6); fields are plain ints and lists for speed."""
 
     #: every attribute in a slot (the base class's too): read at a fixed offset. With ~58 attributes an
     #: instance dict is each game's own (Python 3.11 shares the keys of at most 30), so most attribute
     #: and method reads of the hot path missed their specialisations from one game to the next.
-    __slots__ = (
-        "_history_notations",
-        "_legal",
-        "_log_views",
-        "_open_places",
-        "_undo_floor",
-        "avail",
-        "bailiff",
-        "batches",
-        "bridge",
-        "built_lots",
-        "cap",
-        "castle",
-        "castle_count",
-        "conv",
-        "cubes",
-        "cur",
-        "fav",
-        "fav_used",
-        "fstack",
-        "fsub",
-        "fsub_col",
-        "fsub_seat",
-        "game",
-        "gate",
-        "guild",
-        "houses",
-        "inn_left",
-        "inn_right",
-        "is_over",
-        "joust",
-        "lawyer_pp",
-        "log",
-        "money",
-        "options",
-        "owner",
-        "p2i",
-        "penalty_if_no_batch",
-        "phase",
-        "pk",
-        "players",
-        "pp",
-        "pp_floor",
-        "provost",
-        "ps",
-        "removed",
-        "rng",
-        "scored",
-        "seed",
-        "simplified",
-        "stables",
-        "stock",
-        "sub",
-        "tile",
-        "tpost",
-        "turn",
-        "turn_order",
-        "wood_only",
-        "worker",
-    )
+    __slots__ = _FIELDS
 
     #: a plain attribute, not a property: asked before every decision; True only once ``phase`` is OVER
     #: (set by ``setup``, where the game ends and by ``load_into``)
@@ -1359,7 +1364,7 @@ _COPIED_FIELDS = ("turn_order", "bridge", "money", "cubes", "pp", "fav", "fav_us
                   "owner", "worker", "conv", "stables", "castle", "houses", "castle_count", "stock", "removed",
                   "fstack", "log", "game", "players", "seed", "options", "rng", "_history_notations",
                   "_undo_floor", "_log_views")
-_SHARED_FIELDS = tuple(name for name in CaylusState.__slots__ if name not in _COPIED_FIELDS)
+_SHARED_FIELDS = tuple(name for name in _FIELDS if name not in _COPIED_FIELDS)
 
 #: ``_do`` by decision kind.
 _DO_BY_DECISION: dict[int, Callable[[CaylusState, int, Act], None]] = {

@@ -310,24 +310,6 @@ _OFFERS: tuple[int, ...] = tuple(
 assert not _POWER_BIT & (_ANY_TAX | _LAB_SMITHY_BITS) and not _ANY_TAX & _LAB_SMITHY_BITS
 
 
-class _TurnFlag:
-    """One of the turn's saved flags (``tax_used``...), a view of ``_open``: set when the turn's character
-    has that offer and the turn has closed it. Setting it closes or reopens the offer, so the saved form
-    and the scenario tests write the flags while the rules keep one mask."""
-
-    __slots__ = ("bits",)
-
-    def __init__(self, bits: int) -> None:
-        self.bits = bits
-
-    def __get__(self, state: CitadelsState, owner: type | None = None) -> bool:
-        return bool(_OFFERS[state.rank] & self.bits & ~state._open)
-
-    def __set__(self, state: CitadelsState, used: bool) -> None:
-        bits = self.bits
-        state._open = state._open & ~bits if used else state._open | _OFFERS[state.rank] & bits
-
-
 def _visibility(entry: LogEntry) -> int:
     """Who sees a log entry: ``PUBLIC`` (-1) everyone, else that one seat (meeple/core/events.py)."""
     return int(entry[0])
@@ -590,11 +572,49 @@ class CitadelsState(GameState[Act]):
         self.builds_left = 0
         self._open = _OFFERS[self.rank]
 
-    # The turn's flags, read by the views, the lens and the saved form; the rules read ``_open``.
-    tax_used = _TurnFlag(_ANY_TAX)
-    power_used = _TurnFlag(_POWER_BIT)
-    lab_used = _TurnFlag(_LAB_BIT)
-    smithy_used = _TurnFlag(_SMITHY_BIT)
+    # The turn's saved flags, read by the views, the lens and the saved form, are views of ``_open`` (the
+    # rules read only the mask): a flag is set when the turn's character has that offer and the turn has
+    # closed it; setting one closes or reopens the offer, so the saved form and the scenario tests write
+    # the flags while the rules keep one mask. (Properties, not a descriptor class: compiled, as
+    # docs/compiled.md builds it, this module read the descriptors as plain class attributes.)
+
+    def _offer_used(self, bits: int) -> bool:
+        return bool(_OFFERS[self.rank] & bits & ~self._open)
+
+    def _set_offer_used(self, bits: int, used: bool) -> None:
+        self._open = self._open & ~bits if used else self._open | _OFFERS[self.rank] & bits
+
+    @property
+    def tax_used(self) -> bool:
+        return self._offer_used(_ANY_TAX)
+
+    @tax_used.setter
+    def tax_used(self, used: bool) -> None:
+        self._set_offer_used(_ANY_TAX, used)
+
+    @property
+    def power_used(self) -> bool:
+        return self._offer_used(_POWER_BIT)
+
+    @power_used.setter
+    def power_used(self, used: bool) -> None:
+        self._set_offer_used(_POWER_BIT, used)
+
+    @property
+    def lab_used(self) -> bool:
+        return self._offer_used(_LAB_BIT)
+
+    @lab_used.setter
+    def lab_used(self, used: bool) -> None:
+        self._set_offer_used(_LAB_BIT, used)
+
+    @property
+    def smithy_used(self) -> bool:
+        return self._offer_used(_SMITHY_BIT)
+
+    @smithy_used.setter
+    def smithy_used(self, used: bool) -> None:
+        self._set_offer_used(_SMITHY_BIT, used)
 
     # --- selection phase -----------------------------------------------------------------------
 

@@ -875,10 +875,11 @@ class PalaisRoyalState(GameState[PalaisAction]):
 
     def _winners_of(self, scores: list[int]) -> list[int]:
         """``winners`` from the scores already computed (the end of the game logs both)."""
+        keys: list[tuple[int, ...]]
         if self.rules.shared_win:
             keys = [(s,) for s in scores]
         else:
-            keys = [(scores[p], len(self.owned[p]), self.gold[p]) for p in range(self.players)]  # type: ignore[misc]
+            keys = [(scores[p], len(self.owned[p]), self.gold[p]) for p in range(self.players)]
         best = max(keys)
         return [p for p in range(self.players) if keys[p] == best]
 

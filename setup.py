@@ -1,0 +1,32 @@
+"""Compiled engines, only when asked: ``MEEPLE_COMPILE=1 pip install .`` (docs/compiled.md).
+
+Everything else about the package is in pyproject.toml; this file only adds the C extensions that mypyc
+makes from the engines' rules modules, which then import in place of the Python source.
+"""
+
+from __future__ import annotations
+
+import os
+
+from setuptools import setup
+
+#: The modules compiled: each game's state, where a game's rules run (the hot path of playouts and
+#: search). They stay plain typed Python; tests/test_compiled.py checks a compiled build plays the same.
+ENGINES = [
+    "meeple/games/burgundy/state.py",
+    "meeple/games/caylus/state.py",
+    "meeple/games/citadels/state.py",
+    "meeple/games/palais_royal/state.py",
+]
+
+
+def ext_modules() -> list[object]:
+    if os.environ.get("MEEPLE_COMPILE", "") in ("", "0"):
+        return []
+    from mypyc.build import mypycify
+
+    # Imports outside the engines (the web stack, say) need not be installed in the build's environment.
+    return list(mypycify(["--ignore-missing-imports", *ENGINES], opt_level="3", group_name="meeple_engines"))
+
+
+setup(ext_modules=ext_modules())
