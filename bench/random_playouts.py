@@ -4,7 +4,8 @@
     python bench/random_playouts.py citadels --seconds 5 --players 4
     PYTHONHASHSEED=0 python bench/random_playouts.py caylus --players 4 --bytecodes 10
 
-Prints one figure per line: ``<game> <n>p: <games/s> games/s, <actions/s> actions/s (<games> games)``.
+Prints one figure per line: ``<game> <n>p: <games/s> games/s, <actions/s> actions/s (<games> games, …)``, with
+", compiled engine" in the brackets when the game's rules run compiled (docs/compiled.md).
 Each game is ``new_game(players, seed)`` then ``apply(random choice of legal_actions())`` until over,
 on one core, exactly as a bot-free simulation would drive it. Time is this process's CPU time, which
 is one core's work and stays meaningful when other programs load the machine.
@@ -26,6 +27,7 @@ from types import FrameType
 from typing import Any
 
 from meeple import game_names, load_game
+from meeple.core.registry import engine_is_compiled
 
 
 def random_game(game: Any, players: int, seed: int, choice: Any) -> int:
@@ -94,6 +96,7 @@ def main() -> None:
     args = parser.parse_args()
     for name in args.games or game_names():
         game = load_game(name)
+        compiled = engine_is_compiled(name)  # docs/compiled.md
         counts = args.players or range(game.min_players, game.max_players + 1)
         for players in counts:
             if args.bytecodes:
@@ -103,7 +106,7 @@ def main() -> None:
             games, actions, elapsed = measure(name, players, args.seconds)
             print(
                 f"{name} {players}p: {games / elapsed:.1f} games/s, {actions / elapsed:,.0f} actions/s "
-                f"({games} games, {actions / games:.0f} actions/game)",
+                f"({games} games, {actions / games:.0f} actions/game{', compiled engine' if compiled else ''})",
                 flush=True,
             )
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
 import importlib.util
 from functools import cache
 from typing import Any
@@ -45,3 +46,12 @@ def load_game(name: str) -> Game[Any]:
     game_class = getattr(importlib.import_module(module_name), class_name)
     game: Game[Any] = game_class()
     return game
+
+
+def engine_is_compiled(name: str) -> bool:
+    """Whether game ``name``'s rules run compiled (``MEEPLE_COMPILE=1``, docs/compiled.md): its state module
+    was imported from a C extension rather than its Python source. Benchmarks print it beside their figures."""
+    load_game(name)  # the same errors for an unknown name
+    module_name = GAME_CLASSES[name].split(":")[0].rsplit(".", 1)[0] + ".state"
+    origin = getattr(importlib.import_module(module_name), "__file__", None) or ""
+    return origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
