@@ -197,7 +197,7 @@ _FIELDS = (
     "turn_order",
     "wood_only",
     "worker",
-    )
+)
 
 
 class CaylusState(GameState[Act]):
