@@ -6,9 +6,13 @@ makes from the engines' rules modules, which then import in place of the Python 
 
 from __future__ import annotations
 
-import os
+import sys
+from pathlib import Path
 
 from setuptools import setup
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "build_backend"))
+from meeple_build import compiling  # the one statement of when the engines are compiled
 
 #: The modules compiled: each game's state, where a game's rules run (the hot path of playouts and
 #: search). They stay plain typed Python; tests/test_compiled.py checks a compiled build plays the same.
@@ -21,7 +25,7 @@ ENGINES = [
 
 
 def ext_modules() -> list[object]:
-    if os.environ.get("MEEPLE_COMPILE", "") in ("", "0"):
+    if not compiling():
         return []
     from mypyc.build import mypycify
 
