@@ -15,12 +15,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "build_backend"))
 from meeple_build import compiling  # the one statement of when the engines are compiled
 
 #: The modules compiled: each game's state, where a game's rules run (the hot path of playouts and
-#: search). They stay plain typed Python; tests/test_compiled.py checks a compiled build plays the same.
+#: search), and its data, whose constants the state reads on every move: compiled together, a ``Final``
+#: constant of either is a C value (a module dictionary lookup by name otherwise). They stay plain typed
+#: Python; tests/test_compiled.py checks a compiled build plays the same.
 ENGINES = [
-    "meeple/games/burgundy/state.py",
-    "meeple/games/caylus/state.py",
-    "meeple/games/citadels/state.py",
-    "meeple/games/palais_royal/state.py",
+    f"meeple/games/{game}/{module}.py"
+    for game in ("burgundy", "caylus", "citadels", "palais_royal")
+    for module in ("data", "state")
 ]
 
 

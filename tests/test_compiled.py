@@ -3,7 +3,8 @@
 The wheel is built with mypyc from a copy of the sources (no build isolation: this environment's
 setuptools and mypy, the test extra's, so nothing is downloaded), unpacked, and the four games' golden
 playouts and the engine contract's tests run against it in a subprocess whose ``meeple`` is the compiled
-one (checked first: each game's state module must be an extension module there, or the run proves nothing).
+one (checked first: each game's state and data modules must be extension modules there, or the run proves
+nothing).
 """
 
 from __future__ import annotations

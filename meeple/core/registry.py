@@ -49,9 +49,11 @@ def load_game(name: str) -> Game[Any]:
 
 
 def engine_is_compiled(name: str) -> bool:
-    """Whether game ``name``'s rules run compiled (``MEEPLE_COMPILE=1``, docs/compiled.md): its state module
-    was imported from a C extension rather than its Python source. Benchmarks print it beside their figures."""
+    """Whether game ``name``'s rules run compiled (``MEEPLE_COMPILE=1``, docs/compiled.md): its state and
+    data modules were imported from C extensions rather than their Python source. Benchmarks print it
+    beside their figures."""
     load_game(name)  # the same errors for an unknown name
-    module_name = GAME_CLASSES[name].split(":")[0].rsplit(".", 1)[0] + ".state"
-    origin = getattr(importlib.import_module(module_name), "__file__", None) or ""
-    return origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+    package = GAME_CLASSES[name].split(":")[0].rsplit(".", 1)[0]
+    origins = (getattr(importlib.import_module(f"{package}.{module}"), "__file__", None) or ""
+               for module in ("state", "data"))
+    return all(origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)) for origin in origins)

@@ -11,12 +11,25 @@ from __future__ import annotations
 from collections.abc import Mapping
 from itertools import combinations
 from types import MappingProxyType
+from typing import Final
 
 from meeple.core.actions import InternedAction
 from meeple.games.burgundy.data import BOARD_IDS, SPACES, TILE_KINDS, TILE_NAMES
 
 # action kinds
-DIE, TAKE, PLACE, SELL, WORKERS, BUY, DISCARD, SHIP, KEEP, SKIP, PASS, BOARD, START = range(13)
+DIE: Final = 0
+TAKE: Final = 1
+PLACE: Final = 2
+SELL: Final = 3
+WORKERS: Final = 4
+BUY: Final = 5
+DISCARD: Final = 6
+SHIP: Final = 7
+KEEP: Final = 8
+SKIP: Final = 9
+PASS: Final = 10
+BOARD: Final = 11
+START: Final = 12
 
 _REGISTRY: dict[str, BAction] = {}
 

@@ -9,26 +9,41 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Final
 
 # --- types (colours) -------------------------------------------------------------------------------
 
-TYPE_LETTERS = "ABCKMS"
-A, B, C, K, M, S = range(6)
-TYPE_NAMES = ("animal", "building", "castle", "knowledge", "mine", "ship")
-REGION_NAMES = ("pasture", "city", "castle area", "knowledge area", "mine area", "river")
+TYPE_LETTERS: Final = "ABCKMS"
+A: Final = 0
+B: Final = 1
+C: Final = 2
+K: Final = 3
+M: Final = 4
+S: Final = 5
+TYPE_NAMES: Final = ("animal", "building", "castle", "knowledge", "mine", "ship")
+REGION_NAMES: Final = ("pasture", "city", "castle area", "knowledge area", "mine area", "river")
 
 # --- tiles -------------------------------------------------------------------------------------------
 
-BUILDINGS = ("warehouse", "watchtower", "carpenter", "church", "market", "boarding", "bank", "cityhall")
-ANIMALS = ("cow", "pig", "sheep", "chicken")
+BUILDINGS: Final = ("warehouse", "watchtower", "carpenter", "church", "market", "boarding", "bank", "cityhall")
+ANIMALS: Final = ("cow", "pig", "sheep", "chicken")
 
-SHIP, MINE, CASTLE = 0, 1, 2
-FIRST_BUILDING = 3  # codes 3..10 in BUILDINGS order
-FIRST_ANIMAL = 11  # codes 11..22: kind * 3 + (animals - 2)
-FIRST_KNOWLEDGE = 22  # K01 = 23 ... K26 = 48
-TILE_KINDS = 49
+SHIP: Final = 0
+MINE: Final = 1
+CASTLE: Final = 2
+FIRST_BUILDING: Final = 3  # codes 3..10 in BUILDINGS order
+FIRST_ANIMAL: Final = 11  # codes 11..22: kind * 3 + (animals - 2)
+FIRST_KNOWLEDGE: Final = 22  # K01 = 23 ... K26 = 48
+TILE_KINDS: Final = 49
 
-WAREHOUSE, WATCHTOWER, CARPENTER, CHURCH, MARKET, BOARDING, BANK, CITYHALL = range(3, 11)
+WAREHOUSE: Final = 3
+WATCHTOWER: Final = 4
+CARPENTER: Final = 5
+CHURCH: Final = 6
+MARKET: Final = 7
+BOARDING: Final = 8
+BANK: Final = 9
+CITYHALL: Final = 10
 
 
 def building_code(name: str) -> int:
@@ -51,23 +66,23 @@ def _tile_names() -> tuple[str, ...]:
     return tuple(names)
 
 
-TILE_NAMES: tuple[str, ...] = _tile_names()
-TILE_BY_NAME: Mapping[str, int] = MappingProxyType({name: code for code, name in enumerate(TILE_NAMES)})
-TILE_TYPE: tuple[int, ...] = tuple(
+TILE_NAMES: Final[tuple[str, ...]] = _tile_names()
+TILE_BY_NAME: Final[Mapping[str, int]] = MappingProxyType({name: code for code, name in enumerate(TILE_NAMES)})
+TILE_TYPE: Final[tuple[int, ...]] = tuple(
     S if c == SHIP else M if c == MINE else C if c == CASTLE else B if c < FIRST_ANIMAL else A if c <= 22 else K
     for c in range(TILE_KINDS)
 )
 #: animal kind (0–3) of an animal tile, -1 otherwise; and its number of animals.
-ANIMAL_KIND: tuple[int, ...] = tuple((c - FIRST_ANIMAL) // 3 if TILE_TYPE[c] == A else -1 for c in range(TILE_KINDS))
-ANIMAL_COUNT: tuple[int, ...] = tuple((c - FIRST_ANIMAL) % 3 + 2 if TILE_TYPE[c] == A else 0 for c in range(TILE_KINDS))
+ANIMAL_KIND: Final = tuple((c - FIRST_ANIMAL) // 3 if TILE_TYPE[c] == A else -1 for c in range(TILE_KINDS))
+ANIMAL_COUNT: Final = tuple((c - FIRST_ANIMAL) % 3 + 2 if TILE_TYPE[c] == A else 0 for c in range(TILE_KINDS))
 #: knowledge number 1–26 of a knowledge tile, 0 otherwise.
-KNOWLEDGE_NUMBER: tuple[int, ...] = tuple(c - FIRST_KNOWLEDGE if TILE_TYPE[c] == K else 0 for c in range(TILE_KINDS))
+KNOWLEDGE_NUMBER: Final = tuple(c - FIRST_KNOWLEDGE if TILE_TYPE[c] == K else 0 for c in range(TILE_KINDS))
 
 #: black-backed knowledge tiles (reference §1.4).
-BLACK_KNOWLEDGE = frozenset({7, 12, 14, 15, 24, 25})
+BLACK_KNOWLEDGE: Final = frozenset({7, 12, 14, 15, 24, 25})
 
 #: (white, black) copies of each tile kind (reference §1.1–§1.5).
-TILE_COUNTS: tuple[tuple[int, int], ...] = tuple(
+TILE_COUNTS: Final[tuple[tuple[int, int], ...]] = tuple(
     (20, 6) if c == SHIP
     else (10, 2) if c == MINE
     else (14, 2) if c == CASTLE
@@ -76,31 +91,31 @@ TILE_COUNTS: tuple[tuple[int, int], ...] = tuple(
     else ((0, 1) if KNOWLEDGE_NUMBER[c] in BLACK_KNOWLEDGE else (1, 0))
     for c in range(TILE_KINDS)
 )
-HEX_TILE_TOTAL = 164
-GOODS_KINDS = 6
-GOODS_PER_KIND = 7
-GOODS_TOTAL = 42
+HEX_TILE_TOTAL: Final = 164
+GOODS_KINDS: Final = 6
+GOODS_PER_KIND: Final = 7
+GOODS_TOTAL: Final = 42
 
 # --- estate boards (reference §2.1–§2.3) --------------------------------------------------------------
 
-SPACES = 37
-ROW_LENGTHS = (4, 5, 6, 7, 6, 5, 4)
-DIE = "6543216545431236126541254312612563413"
-CENTRE = 19
+SPACES: Final = 37
+ROW_LENGTHS: Final = (4, 5, 6, 7, 6, 5, 4)
+DIE: Final = "6543216545431236126541254312612563413"
+CENTRE: Final = 19
 
-BOARD_TYPES: Mapping[str, str] = MappingProxyType(
+BOARD_TYPES: Final[Mapping[str, str]] = MappingProxyType(
     {
-        "1": "ACCKAACKBAABKBBSSSCSSSBBMBBABMKBBMKKB",
-        "2": "SBACASBABAAABKBBBBBBKCKKMKMSBBMKSCSSC",
-        "3": "AAAASSCSSBMKKSBBBKCKBBBBKKBBCAMMCBASB",
-        "4a": "CBSBAABSSBABSCMAAAKKMSBCKBBKBMBKBSBKC",
-        "4b": "CABSAABSSBBBSCMAAAKKMSBCKBBBBMBKKSBKC",
-        "5": "ABBSAABMMBCKSSSBBAKCBBKCAKSBBABCSKKBM",
-        "6": "KKCSKBBSBAAMSBBKBBCSBBKBBMSBKMAASCAAC",
-        "7": "KCCSKAAASSMBBMASKBBBABBKBBABBSMKBSCCK",
-        "8a": "BBSBBCKCBBKMKKSSAKMAKSSAAMABBCACBBSBB",
-        "8b": "BBSBSCKCBBKMKKSBAKMAKBSAAAMBBCACSBSBB",
-        "9": "BBCKBBAASBBAASSCKKMSCKSSKMBAKBBBAMCBB",
+               "1": "ACCKAACKBAABKBBSSSCSSSBBMBBABMKBBMKKB",
+               "2": "SBACASBABAAABKBBBBBBKCKKMKMSBBMKSCSSC",
+               "3": "AAAASSCSSBMKKSBBBKCKBBBBKKBBCAMMCBASB",
+               "4a": "CBSBAABSSBABSCMAAAKKMSBCKBBKBMBKBSBKC",
+               "4b": "CABSAABSSBBBSCMAAAKKMSBCKBBBBMBKKSBKC",
+               "5": "ABBSAABMMBCKSSSBBAKCBBKCAKSBBABCSKKBM",
+               "6": "KKCSKBBSBAAMSBBKBBCSBBKBBMSBKMAASCAAC",
+               "7": "KCCSKAAASSMBBMASKBBBABBKBBABBSMKBSCCK",
+               "8a": "BBSBBCKCBBKMKKSSAKMAKSSAAMABBCACBBSBB",
+               "8b": "BBSBSCKCBBKMKKSBAKMAKBSAAAMBBCACSBSBB",
+               "9": "BBCKBBAASBBAASSCKKMSCKSSKMBAKBBBAMCBB",
     }
 )
 
@@ -127,13 +142,13 @@ def _neighbours() -> tuple[tuple[int, ...], ...]:
 
 
 #: neighbours of space id (index = id; index 0 unused).
-NEIGHBOURS: tuple[tuple[int, ...], ...] = ((), *_neighbours())
-SPACE_DIE: tuple[int, ...] = (0, *(int(d) for d in DIE))
+NEIGHBOURS: Final[tuple[tuple[int, ...], ...]] = ((), *_neighbours())
+SPACE_DIE: Final[tuple[int, ...]] = (0, *(int(d) for d in DIE))
 #: NEIGHBOUR_BITS[id] = the neighbours of a space as a bit mask (bit = space id).
-NEIGHBOUR_BITS: tuple[int, ...] = tuple(sum(1 << nb for nb in around) for around in NEIGHBOURS)
+NEIGHBOUR_BITS: Final[tuple[int, ...]] = tuple(sum(1 << nb for nb in around) for around in NEIGHBOURS)
 #: VALUE_SPACES[values] = bit mask of the spaces whose die number is in ``values`` (bits 1–6); the
 #: same on every board, so a die's reachable spaces are one lookup.
-VALUE_SPACES: tuple[int, ...] = tuple(
+VALUE_SPACES: Final[tuple[int, ...]] = tuple(
     sum(1 << s for s in range(1, len(SPACE_DIE)) if values >> SPACE_DIE[s] & 1) for values in range(128)
 )
 
@@ -199,32 +214,32 @@ def _board(key: str, letters: str) -> Board:
     )
 
 
-BOARDS: Mapping[str, Board] = MappingProxyType({key: _board(key, t) for key, t in BOARD_TYPES.items()})
+BOARDS: Final[Mapping[str, Board]] = MappingProxyType({key: _board(key, t) for key, t in BOARD_TYPES.items()})
 #: The same boards by their 37 space-type letters, as a seat's view shows them.
-BOARDS_BY_TYPES: Mapping[str, Board] = MappingProxyType({BOARD_TYPES[key]: board for key, board in BOARDS.items()})
-BOARD_IDS = tuple(range(1, 10))
+BOARDS_BY_TYPES: Final = MappingProxyType({BOARD_TYPES[key]: board for key, board in BOARDS.items()})
+BOARD_IDS: Final = tuple(range(1, 10))
 
 # --- scoring constants (reference §2.4, §3.16) ----------------------------------------------------------
 
-REGION_VP = (0, 1, 3, 6, 10, 15, 21, 28, 36)
-PHASE_BONUS = (10, 8, 6, 4, 2)
-PHASE_LETTERS = "ABCDE"
-PHASES = 5
-ROUNDS = 5
-START_SILVER = 1
-START_GOODS = 3
-HEX_STORAGE = 3
-GOODS_SLOTS = 3
-PURCHASE_COST = 2
-WATCHTOWER_VP = 4
-BOARDING_WORKERS = 4
-BANK_SILVER = 2
+REGION_VP: Final = (0, 1, 3, 6, 10, 15, 21, 28, 36)
+PHASE_BONUS: Final = (10, 8, 6, 4, 2)
+PHASE_LETTERS: Final = "ABCDE"
+PHASES: Final = 5
+ROUNDS: Final = 5
+START_SILVER: Final = 1
+START_GOODS: Final = 3
+HEX_STORAGE: Final = 3
+GOODS_SLOTS: Final = 3
+PURCHASE_COST: Final = 2
+WATCHTOWER_VP: Final = 4
+BOARDING_WORKERS: Final = 4
+BANK_SILVER: Final = 2
 
 # --- main board depots (reference §2.5) ----------------------------------------------------------------
 
 #: per numbered depot: its hex spaces as (type, fewest players using it); depot 6's C space at n = 3
 #: holds a mine in phases B and D (the seed's 3-player rule).
-DEPOT_SPACES: tuple[tuple[tuple[int, int], ...], ...] = (
+DEPOT_SPACES: Final[tuple[tuple[tuple[int, int], ...], ...]] = (
     (),
     ((S, 2), (B, 2), (K, 3), (A, 4)),
     ((C, 2), (K, 2), (B, 3), (B, 4)),
@@ -233,7 +248,7 @@ DEPOT_SPACES: tuple[tuple[tuple[int, int], ...], ...] = (
     ((M, 2), (K, 2), (B, 3), (B, 4)),
     ((A, 2), (B, 2), (C, 3), (S, 4)),
 )
-BLACK_DEPOT_SPACES = 8
+BLACK_DEPOT_SPACES: Final = 8
 
 
 def depot_space_type(depot: int, index: int, players: int, phase: int) -> int:
@@ -245,11 +260,11 @@ def depot_space_type(depot: int, index: int, players: int, phase: int) -> int:
 
 
 #: distance between two die faces with the 1↔6 wrap.
-DIST: tuple[tuple[int, ...], ...] = tuple(
+DIST: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(min(abs(a - b), 6 - abs(a - b)) for b in range(7)) for a in range(7)
 )
 
 #: REACH[rolled][limit] = bit mask of die values (bits 1–6) at most ``limit`` steps from ``rolled``.
-REACH: tuple[tuple[int, ...], ...] = tuple(
+REACH: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(sum(1 << v for v in range(1, 7) if DIST[r][v] <= limit) for limit in range(4)) for r in range(7)
 )

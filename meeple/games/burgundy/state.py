@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any, Self
+from typing import Any, Final, Self
 
 from meeple.core.contract import JSON, GameState
 from meeple.core.errors import InvalidState
@@ -80,8 +80,17 @@ from meeple.games.burgundy.data import (
 )
 
 # pending decision kinds (top of ``pending`` decides)
-P_DIE, P_BONUS, P_CITYHALL, P_WAREHOUSE, P_BUILD_TAKE, P_DISCARD, P_SHIP, P_KEEP, P_BOARD, P_START = range(10)
-PENDING_NAMES = (
+P_DIE: Final = 0
+P_BONUS: Final = 1
+P_CITYHALL: Final = 2
+P_WAREHOUSE: Final = 3
+P_BUILD_TAKE: Final = 4
+P_DISCARD: Final = 5
+P_SHIP: Final = 6
+P_KEEP: Final = 7
+P_BOARD: Final = 8
+P_START: Final = 9
+PENDING_NAMES: Final = (
     "die",
     "castle_bonus",
     "city_hall",
@@ -94,9 +103,20 @@ PENDING_NAMES = (
     "start_castle",
 )
 #: compact log entries, ``(code, values...)``: the frequent events, stored as tuples (see ``log``)
-E_DIE, E_PASS, E_TAKE, E_DISCARD, E_WORKERS, E_SELL, E_BUY, E_ROUND, E_SKIP, E_PLACE, E_PHASE, E_PHASE_END = range(12)
+E_DIE: Final = 0
+E_PASS: Final = 1
+E_TAKE: Final = 2
+E_DISCARD: Final = 3
+E_WORKERS: Final = 4
+E_SELL: Final = 5
+E_BUY: Final = 6
+E_ROUND: Final = 7
+E_SKIP: Final = 8
+E_PLACE: Final = 9
+E_PHASE: Final = 10
+E_PHASE_END: Final = 11
 #: per code: the event name and the keys of the values that follow it
-_EVENT_FIELDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+_EVENT_FIELDS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     ("die", ("seat", "value")),
     ("pass", ("seat",)),
     ("take", ("seat", "depot", "tile", "by", "workers")),
@@ -141,16 +161,34 @@ def _event_dict(entry: tuple[Any, ...]) -> dict[str, Any]:
 
 
 #: what a Carpenter's Workshop, Church or Market may take: a bit mask of tile types.
-BUILD_TAKE_TYPES = {CARPENTER: 1 << B, CHURCH: (1 << C) | (1 << M) | (1 << K), MARKET: (1 << S) | (1 << A)}
+BUILD_TAKE_TYPES: Final = {CARPENTER: 1 << B, CHURCH: (1 << C) | (1 << M) | (1 << K), MARKET: (1 << S) | (1 << A)}
 
 # knowledge tile bits in ``kmask`` (bit = tile number)
-K01, K02, K03, K04, K05, K06, K07, K08, K09, K10, K11, K12, K13, K14 = (1 << n for n in range(1, 15))
+K01: Final = 1 << 1
+K02: Final = 1 << 2
+K03: Final = 1 << 3
+K04: Final = 1 << 4
+K05: Final = 1 << 5
+K06: Final = 1 << 6
+K07: Final = 1 << 7
+K08: Final = 1 << 8
+K09: Final = 1 << 9
+K10: Final = 1 << 10
+K11: Final = 1 << 11
+K12: Final = 1 << 12
+K13: Final = 1 << 13
+K14: Final = 1 << 14
 
-EMPTY = -1
-KIND_DIE, KIND_TAKE, KIND_PLACE, KIND_SELL = act.DIE, act.TAKE, act.PLACE, act.SELL
-KIND_BUY, KIND_SKIP, KIND_WORKERS = act.BUY, act.SKIP, act.WORKERS
+EMPTY: Final = -1
+KIND_DIE: Final = act.DIE
+KIND_TAKE: Final = act.TAKE
+KIND_PLACE: Final = act.PLACE
+KIND_SELL: Final = act.SELL
+KIND_BUY: Final = act.BUY
+KIND_SKIP: Final = act.SKIP
+KIND_WORKERS: Final = act.WORKERS
 #: the pending entry a chosen die pushes, by die value
-DIE_PENDING = tuple((P_DIE, r) for r in range(7))
+DIE_PENDING: Final = tuple((P_DIE, r) for r in range(7))
 
 
 def _free_bit_for(tile_type: int) -> int:
@@ -162,8 +200,8 @@ def _free_bit_for(tile_type: int) -> int:
     return K11
 
 
-FREE_BIT = tuple(_free_bit_for(t) for t in range(6))
-TILE_FREE_BIT = tuple(FREE_BIT[TILE_TYPE[t]] for t in range(TILE_KINDS))
+FREE_BIT: Final = tuple(_free_bit_for(t) for t in range(6))
+TILE_FREE_BIT: Final = tuple(FREE_BIT[TILE_TYPE[t]] for t in range(TILE_KINDS))
 
 
 class BurgundyState(GameState[BAction]):
@@ -1589,39 +1627,39 @@ class BurgundyState(GameState[BAction]):
         ]
 
 
-_NEIGHBOURS = NEIGHBOURS
+_NEIGHBOURS: Final = NEIGHBOURS
 #: the unshuffled hex piles: one white pile per type, and the black pile, in tile-code order
-_WHITE_PILES: tuple[tuple[int, ...], ...] = tuple(
+_WHITE_PILES: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(code for code, (white, _) in enumerate(TILE_COUNTS) if TILE_TYPE[code] == t for _ in range(white))
     for t in range(6)
 )
-_BLACK_PILE: tuple[int, ...] = tuple(code for code, (_, black) in enumerate(TILE_COUNTS) for _ in range(black))
+_BLACK_PILE: Final[tuple[int, ...]] = tuple(code for code, (_, black) in enumerate(TILE_COUNTS) for _ in range(black))
 #: whether a white pile holds a single tile kind (ships, mines, castles)
-_UNIFORM_PILES: tuple[bool, ...] = tuple(len(set(pile)) == 1 for pile in _WHITE_PILES)
+_UNIFORM_PILES: Final[tuple[bool, ...]] = tuple(len(set(pile)) == 1 for pile in _WHITE_PILES)
 #: the goods tiles, unshuffled
-_GOODS: tuple[int, ...] = tuple(g for g in range(1, GOODS_KINDS + 1) for _ in range(GOODS_PER_KIND))
-_BOARDS: dict[str, Board] = dict(BOARDS)  # a plain dict: a little faster to index than the read-only view
-_SELL = act.SELL_ACTIONS
-_DISCARD = act.DISCARD_ACTIONS
-_PLACE = act.PLACE_ACTIONS
+_GOODS: Final[tuple[int, ...]] = tuple(g for g in range(1, GOODS_KINDS + 1) for _ in range(GOODS_PER_KIND))
+_BOARDS: Final[dict[str, Board]] = dict(BOARDS)  # a plain dict: a little faster to index than the read-only view
+_SELL: Final = act.SELL_ACTIONS
+_DISCARD: Final = act.DISCARD_ACTIONS
+_PLACE: Final = act.PLACE_ACTIONS
 #: the knowledge tiles giving a free ±1 when placing some tile type
-_FREE_PLACING = K09 | K10 | K11
+_FREE_PLACING: Final = K09 | K10 | K11
 #: _VALUES[mask] = the die values (or depot / goods numbers) 1-6 whose bits are set in ``mask``
-_VALUES: tuple[tuple[int, ...], ...] = tuple(tuple(v for v in range(1, 7) if mask >> v & 1) for mask in range(128))
+_VALUES: Final = tuple(tuple(v for v in range(1, 7) if mask >> v & 1) for mask in range(128))
 #: _REACH[rolled][limit]: REACH with one more column, so that ``limit`` may be 4 (a free +1 on 3 steps)
-_REACH: tuple[tuple[int, ...], ...] = tuple((*row, row[3]) for row in REACH)
+_REACH: Final[tuple[tuple[int, ...], ...]] = tuple((*row, row[3]) for row in REACH)
 #: the knowledge tiles changing a die's reach (K08, K12) or where a tile may go (K01, K09-K11)
-_CHANGES_REACH = K01 | K08 | K09 | K10 | K11 | K12
+_CHANGES_REACH: Final = K01 | K08 | K09 | K10 | K11 | K12
 
 
 #: per tile kind: ``_placements``'s answers by bit mask of spaces, those on one space made at import
 #: (nearly half of the masks asked for)
-_PLACEMENT_MEMO: tuple[dict[int, tuple[BAction, ...]], ...] = tuple(
+_PLACEMENT_MEMO: Final[tuple[dict[int, tuple[BAction, ...]], ...]] = tuple(
     {1 << space: (_PLACE[tile][space],) for space in range(1, SPACES + 1)} for tile in range(TILE_KINDS)
 )
 #: masks kept per tile kind, then no more are added (at most ~100k small tuples in all, ~15 MB); random
 #: 4-player games had met about 1,500 for the busiest kinds after 4,000 games
-_PLACEMENT_MEMO_MAX = 2048
+_PLACEMENT_MEMO_MAX: Final = 2048
 
 
 def _placements(tile: int, spaces: int) -> tuple[BAction, ...]:
@@ -1713,25 +1751,25 @@ def _turn_choices() -> tuple[tuple[BAction, ...], ...]:
     return tuple(table)
 
 
-_TURN_CHOICES = _turn_choices()
-_PASS_ONLY = (act.PASS_ACTION,)
+_TURN_CHOICES: Final = _turn_choices()
+_PASS_ONLY: Final = (act.PASS_ACTION,)
 #: _SELLS_THEN_WORKERS[goods kinds mask] = the sales of those kinds, then the workers action: how a
 #: die's actions end
-_SELLS_THEN_WORKERS: tuple[tuple[BAction, ...], ...] = tuple(
+_SELLS_THEN_WORKERS: Final[tuple[tuple[BAction, ...], ...]] = tuple(
     (*(_SELL[g] for g in _VALUES[mask]), act.WORKERS_ACTION) for mask in range(128)
 )
 #: a ship's depot choices: one numbered depot, or (with K05) also two neighbouring ones
-_SHIP_CHOICES = act.SHIP_ACTIONS[1:]
-_SHIP_CHOICES_K05 = (*act.SHIP_ACTIONS[1:], *act.SHIP_PAIR_ACTIONS[1:])
+_SHIP_CHOICES: Final = act.SHIP_ACTIONS[1:]
+_SHIP_CHOICES_K05: Final = (*act.SHIP_ACTIONS[1:], *act.SHIP_PAIR_ACTIONS[1:])
 
 #: whether a tile is a ship, mine or castle (these may stay on the depots, D5)
-_SMC: tuple[bool, ...] = tuple(TILE_TYPE[t] in (S, M, C) for t in range(TILE_KINDS))
-_NOT_KEPT = (False,) * TILE_KINDS
-_KINDS = range(1, GOODS_KINDS + 1)  # the goods kinds (index 0 of a goods row is unused)
+_SMC: Final[tuple[bool, ...]] = tuple(TILE_TYPE[t] in (S, M, C) for t in range(TILE_KINDS))
+_NOT_KEPT: Final = (False,) * TILE_KINDS
+_KINDS: Final = range(1, GOODS_KINDS + 1)  # the goods kinds (index 0 of a goods row is unused)
 #: 1 << the tile's type
-_TYPE_BIT: tuple[int, ...] = tuple(1 << TILE_TYPE[t] for t in range(TILE_KINDS))
+_TYPE_BIT: Final[tuple[int, ...]] = tuple(1 << TILE_TYPE[t] for t in range(TILE_KINDS))
 #: per depot, the action on each tile kind there: the purchase for 2 silverlings, or the take
-_DEPOT_ROW = (act.BUY_ACTIONS[0][0], *act.TAKE_ACTIONS[1:])
+_DEPOT_ROW: Final = (act.BUY_ACTIONS[0][0], *act.TAKE_ACTIONS[1:])
 
 
 def _fill_plan(players: int, phase: int) -> tuple[tuple[tuple[int, int], ...], ...]:
@@ -1745,7 +1783,7 @@ def _fill_plan(players: int, phase: int) -> tuple[tuple[tuple[int, int], ...], .
 
 
 #: _FILL_PLAN[players][phase]
-_FILL_PLAN = tuple(tuple(_fill_plan(n, phase) for phase in range(PHASES)) for n in range(5))
+_FILL_PLAN: Final = tuple(tuple(_fill_plan(n, phase) for phase in range(PHASES)) for n in range(5))
 
 
 def _die_targets() -> dict[BAction, tuple[int, int]]:
@@ -1762,11 +1800,11 @@ def _die_targets() -> dict[BAction, tuple[int, int]]:
 
 
 #: what ``_die_cost`` needs to know about a die's action (the workers action needs no particular value)
-_DIE_TARGET = _die_targets()
+_DIE_TARGET: Final = _die_targets()
 
 
 #: how many integers follow the kind in each pending entry
-_PENDING_ARGS = (1, 0, 0, 0, 1, 1, 0, 2, 1, 1)
+_PENDING_ARGS: Final = (1, 0, 0, 0, 1, 1, 0, 2, 1, 1)
 
 
 def _check_pending(p: tuple[int, ...], players: int) -> None:

@@ -6,11 +6,15 @@ Tiles are numbered by their position in ``TILES``; the state stores those number
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
-CUBES = "fwscg"
-F, W, S, C, G = range(5)
-PLAIN = (F, W, S, C)
+CUBES: Final = "fwscg"
+F: Final = 0
+W: Final = 1
+S: Final = 2
+C: Final = 3
+G: Final = 4
+PLAIN: Final = (F, W, S, C)
 
 Cubes = tuple[int, int, int, int, int]
 
@@ -29,12 +33,29 @@ def cube_text(counts: Cubes | list[int]) -> str:
 
 
 # Tile kinds.
-NEUTRAL, FIXED, WOOD, STONE, RESIDENCE, PRESTIGE = range(6)
-KIND_NAMES = ("neutral", "fixed", "wood", "stone", "residential", "prestige")
+NEUTRAL: Final = 0
+FIXED: Final = 1
+WOOD: Final = 2
+STONE: Final = 3
+RESIDENCE: Final = 4
+PRESTIGE: Final = 5
+KIND_NAMES: Final = ("neutral", "fixed", "wood", "stone", "residential", "prestige")
 
 # Worker effects (phase 5).
-(E_NONE, E_PRODUCE, E_PRODUCE_BONUS, E_MARKET, E_PEDDLER, E_CARPENTER, E_MASON, E_ARCHITECT, E_LAWYER,
- E_CHURCH, E_TAILOR, E_BANK, E_ALCHEMIST, E_JEWELLER) = range(14)
+E_NONE: Final = 0
+E_PRODUCE: Final = 1
+E_PRODUCE_BONUS: Final = 2
+E_MARKET: Final = 3
+E_PEDDLER: Final = 4
+E_CARPENTER: Final = 5
+E_MASON: Final = 6
+E_ARCHITECT: Final = 7
+E_LAWYER: Final = 8
+E_CHURCH: Final = 9
+E_TAILOR: Final = 10
+E_BANK: Final = 11
+E_ALCHEMIST: Final = 12
+E_JEWELLER: Final = 13
 
 
 class Tile(NamedTuple):
@@ -55,7 +76,7 @@ class Tile(NamedTuple):
 
 
 _ = cubes("")
-TILES: tuple[Tile, ...] = (
+TILES: Final[tuple[Tile, ...]] = (
     # Neutral: 6 pink tiles, shuffled onto spaces 1–6.
     Tile("n_farm", "Farm", NEUTRAL, _, False, 0, 0, E_PRODUCE, 1, 0, (cubes("f"), cubes("c"))),
     Tile("n_forest", "Forest", NEUTRAL, _, False, 0, 0, E_PRODUCE, 1, 0, (cubes("w"), cubes("f"))),
@@ -69,9 +90,9 @@ TILES: tuple[Tile, ...] = (
     Tile("gold_mine", "Gold mine", FIXED, _, False, 0, 0, E_PRODUCE, 0, 0, (cubes("g"),)),
     # Wood: 8 brown tiles.
     Tile("w_farm_food", "Farm (food)", WOOD, cubes("fw"), False, 2, 0, E_PRODUCE, 1, 0,
-         (cubes("ff"), cubes("c"))),
+                (cubes("ff"), cubes("c"))),
     Tile("w_farm_cloth", "Farm (cloth)", WOOD, cubes("fw"), False, 2, 0, E_PRODUCE, 1, 0,
-         (cubes("cc"), cubes("f"))),
+                (cubes("cc"), cubes("f"))),
     Tile("w_sawmill", "Sawmill", WOOD, cubes("fw"), False, 2, 0, E_PRODUCE, 1, 0, (cubes("ww"),)),
     Tile("w_quarry", "Quarry", WOOD, cubes("fw"), False, 2, 0, E_PRODUCE, 1, 0, (cubes("ss"),)),
     Tile("w_market", "Marketplace", WOOD, cubes("w"), True, 4, 0, E_MARKET, 1, 0),
@@ -82,7 +103,7 @@ TILES: tuple[Tile, ...] = (
     Tile("s_farm", "Farm", STONE, cubes("fs"), False, 3, 0, E_PRODUCE_BONUS, 1, 0, (cubes("ffc"),), (F, C)),
     Tile("park", "Park", STONE, cubes("fs"), False, 3, 0, E_PRODUCE_BONUS, 1, 0, (cubes("wwf"),), (W, F)),
     Tile("workshop", "Workshop", STONE, cubes("fs"), False, 3, 0, E_PRODUCE_BONUS, 1, 0, (cubes("ssc"),),
-         (S, C)),
+                (S, C)),
     Tile("architect", "Architect", STONE, cubes("fs"), False, 6, 0, E_ARCHITECT, 2, 0),
     Tile("church", "Church", STONE, cubes("sc"), False, 3, 1, E_CHURCH, 1, 0),
     Tile("tailor", "Tailor", STONE, cubes("ws"), False, 6, 0, E_TAILOR, 1, 0),
@@ -103,32 +124,39 @@ TILES: tuple[Tile, ...] = (
     Tile("cathedral", "Cathedral", PRESTIGE, cubes("sssssggg"), False, 25, 0, E_NONE, 1, 0),
 )
 
-TILE_ID: dict[str, int] = {tile.slug: index for index, tile in enumerate(TILES)}
-NEUTRAL_IDS = tuple(i for i, t in enumerate(TILES) if t.kind == NEUTRAL)
-WOOD_IDS = tuple(i for i, t in enumerate(TILES) if t.kind == WOOD)
-STONE_IDS = tuple(i for i, t in enumerate(TILES) if t.kind == STONE)
-PRESTIGE_IDS = tuple(i for i, t in enumerate(TILES) if t.kind == PRESTIGE)
-RESIDENCE_ID = TILE_ID["residence"]
-LAWYER_ID = TILE_ID["lawyer"]
-JEWELLER_ID = TILE_ID["jeweller"]
+TILE_ID: Final[dict[str, int]] = {tile.slug: index for index, tile in enumerate(TILES)}
+NEUTRAL_IDS: Final = tuple(i for i, t in enumerate(TILES) if t.kind == NEUTRAL)
+WOOD_IDS: Final = tuple(i for i, t in enumerate(TILES) if t.kind == WOOD)
+STONE_IDS: Final = tuple(i for i, t in enumerate(TILES) if t.kind == STONE)
+PRESTIGE_IDS: Final = tuple(i for i, t in enumerate(TILES) if t.kind == PRESTIGE)
+RESIDENCE_ID: Final = TILE_ID["residence"]
+LAWYER_ID: Final = TILE_ID["lawyer"]
+JEWELLER_ID: Final = TILE_ID["jeweller"]
 #: Tiles a worker may be placed on (neutral, fixed, wood, stone).
-WORKABLE = tuple(t.kind in (NEUTRAL, FIXED, WOOD, STONE) for t in TILES)
+WORKABLE: Final = tuple(t.kind in (NEUTRAL, FIXED, WOOD, STONE) for t in TILES)
 
 # --- The road (§1.3) ----------------------------------------------------------------------------
-LAST_SPACE = 28
-NEUTRAL_SPACES = (1, 2, 3, 4, 5, 6)
-FIXED_SPACES = {7: TILE_ID["f_peddler"], 8: TILE_ID["f_carpenter"], 16: TILE_ID["gold_mine"]}
-LOTS = (9, 10, 11, 12, 13, 14, 15, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28)
-BAILIFF_START = PROVOST_START = 6
+LAST_SPACE: Final = 28
+NEUTRAL_SPACES: Final = (1, 2, 3, 4, 5, 6)
+FIXED_SPACES: Final = {7: TILE_ID["f_peddler"], 8: TILE_ID["f_carpenter"], 16: TILE_ID["gold_mine"]}
+LOTS: Final = (9, 10, 11, 12, 13, 14, 15, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28)
+BAILIFF_START: Final = 6
+PROVOST_START: Final = 6
 
 # --- Special buildings and placement targets (§1.2, §1.4) ---------------------------------------
-T_GATE, T_TRADING_POST, T_GUILD, T_JOUST, T_STABLES, T_INN, T_CASTLE = range(29, 36)
-SPECIAL_NAMES = {
+T_GATE: Final = 29
+T_TRADING_POST: Final = 30
+T_GUILD: Final = 31
+T_JOUST: Final = 32
+T_STABLES: Final = 33
+T_INN: Final = 34
+T_CASTLE: Final = 35
+SPECIAL_NAMES: Final = {
     T_GATE: "gate", T_TRADING_POST: "trading_post", T_GUILD: "guild", T_JOUST: "joust",
     T_STABLES: "stables", T_INN: "inn", T_CASTLE: "castle",
 }
-STABLES_SPOTS = 3
-WORKERS = 6
+STABLES_SPOTS: Final = 3
+WORKERS: Final = 6
 
 
 def target_name(target: int) -> str:
@@ -137,50 +165,64 @@ def target_name(target: int) -> str:
 
 
 # --- The castle (§1.6, §2.8) --------------------------------------------------------------------
-SECTIONS = ("dungeon", "walls", "towers")
-SECTION_SIZE = (6, 10, 14)
-SECTION_PP = (5, 4, 3)
-SECTION_MARK = (12, 18, 24)
+SECTIONS: Final = ("dungeon", "walls", "towers")
+SECTION_SIZE: Final = (6, 10, 14)
+SECTION_PP: Final = (5, 4, 3)
+SECTION_MARK: Final = (12, 18, 24)
 #: Outcome of a section scoring by houses held (index = min(houses, 6)): negative = PP lost, else favours.
-SECTION_SCORING = (
+SECTION_SCORING: Final = (
     (-2, 0, 1, 1, 1, 1, 1),
     (-3, 0, 1, 2, 2, 3, 3),
     (-4, 0, 1, 1, 2, 2, 3),
 )
 #: The favour column cap by number of sections already scored.
-FAVOUR_CAP = (2, 4, 5, 5)
-CASTLE_BATCHES = ("fws", "fwc", "fwg", "fsc", "fsg", "fcg")
-CASTLE_PENALTY = 2
+FAVOUR_CAP: Final = (2, 4, 5, 5)
+CASTLE_BATCHES: Final = ("fws", "fwc", "fwg", "fsc", "fsg", "fcg")
+CASTLE_PENALTY: Final = 2
 
 # --- The royal favour table (§2.9) --------------------------------------------------------------
-ROWS = ("pp", "money", "res", "bld")
-ROW_PP, ROW_MONEY, ROW_RES, ROW_BLD = range(4)
-FAVOUR_COLUMNS = 5
-FAVOUR_TABLE = (
+ROWS: Final = ("pp", "money", "res", "bld")
+ROW_PP: Final = 0
+ROW_MONEY: Final = 1
+ROW_RES: Final = 2
+ROW_BLD: Final = 3
+FAVOUR_COLUMNS: Final = 5
+FAVOUR_TABLE: Final = (
     ("+1 PP", "+2 PP", "+3 PP", "+4 PP", "+5 PP"),
     ("+3 d", "+4 d", "+5 d", "+6 d", "+7 d"),
     ("+1 f", "+1 w or s", "+1 c", "1 any cube -> 2 plain", "+1 g"),
     ("nothing", "carpenter (-1 w)", "mason (-1 s)", "lawyer (1 c)", "architect"),
 )
-SIMPLIFIED_FAVOUR_PP = 3
+SIMPLIFIED_FAVOUR_PP: Final = 3
 
 # --- Setup (§1.7) -------------------------------------------------------------------------------
-START_CUBES = cubes("ffw")
-START_DENIERS = (5, 6, 6, 7, 7)
-START_DENIERS_2P = (5, 5)
-INCOME = 2
-FIRST_PASS_BONUS = 1
-TWO_PLAYER_PRICE = 3
+START_CUBES: Final = cubes("ffw")
+START_DENIERS: Final = (5, 6, 6, 7, 7)
+START_DENIERS_2P: Final = (5, 5)
+INCOME: Final = 2
+FIRST_PASS_BONUS: Final = 1
+TWO_PLAYER_PRICE: Final = 3
 
 # --- Final scoring (§3.2) -----------------------------------------------------------------------
-GOLD_PP = 3
-PLAIN_PER_PP = 3
-DENIERS_PER_PP = 4
+GOLD_PP: Final = 3
+PLAIN_PER_PP: Final = 3
+DENIERS_PER_PP: Final = 4
 
-OVER = 8  # the phase after the game's end (phases 1-7 are those of a turn, §2)
+OVER: Final = 8  # the phase after the game's end (phases 1-7 are those of a turn, §2)
 
 # Decision kinds (rules §7.3): what the seat on turn is asked now, by number and by the name views use.
-(P_NONE, P_PLACE, P_GATE, P_GUILD, P_JOUST, P_INN, P_PROVOST, P_ACTIVATE, P_BONUS, P_CASTLE, P_FAV_ROW,
- P_FAV_RES, P_FAV_BLD) = range(13)
-PENDING_NAMES = ("none", "place", "gate", "guild", "joust", "inn", "provost", "activate", "bonus", "castle",
-                 "favour_row", "favour_res", "favour_bld")
+P_NONE: Final = 0
+P_PLACE: Final = 1
+P_GATE: Final = 2
+P_GUILD: Final = 3
+P_JOUST: Final = 4
+P_INN: Final = 5
+P_PROVOST: Final = 6
+P_ACTIVATE: Final = 7
+P_BONUS: Final = 8
+P_CASTLE: Final = 9
+P_FAV_ROW: Final = 10
+P_FAV_RES: Final = 11
+P_FAV_BLD: Final = 12
+PENDING_NAMES: Final = ("none", "place", "gate", "guild", "joust", "inn", "provost", "activate", "bonus", "castle",
+                        "favour_row", "favour_res", "favour_bld")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import compress
 from operator import add
-from typing import Any, Self
+from typing import Any, Final, Self
 
 from meeple.core.contract import JSON, GameState
 from meeple.core.errors import InvalidState
@@ -111,34 +111,44 @@ from meeple.games.caylus.views import build_view
 # as does the phase OVER.
 
 # Log events: tuples (code, seat, a, b) of ints, turned into dicts only in ``view``.
-(EV_ACTION, EV_INCOME, EV_BAILIFF, EV_SCORING, EV_CASTLE_PENALTY, EV_BEST_BUILDER, EV_FAVOUR_LOST, EV_TURN,
- EV_RETURNED, EV_CONVERTED, EV_GAME_OVER, EV_INN_EVICTED) = range(12)
+EV_ACTION: Final = 0
+EV_INCOME: Final = 1
+EV_BAILIFF: Final = 2
+EV_SCORING: Final = 3
+EV_CASTLE_PENALTY: Final = 4
+EV_BEST_BUILDER: Final = 5
+EV_FAVOUR_LOST: Final = 6
+EV_TURN: Final = 7
+EV_RETURNED: Final = 8
+EV_CONVERTED: Final = 9
+EV_GAME_OVER: Final = 10
+EV_INN_EVICTED: Final = 11
 
-ACTION_LIST: tuple[Act, ...] = VIEW_ACTIONS
-ACTION_INDEX: dict[Act, int] = {act: i for i, act in enumerate(ACTION_LIST)}
-TARGET_BY_NAME = {name: t for t, name in SPECIAL_NAMES.items()}
+ACTION_LIST: Final[tuple[Act, ...]] = VIEW_ACTIONS
+ACTION_INDEX: Final[dict[Act, int]] = {act: i for i, act in enumerate(ACTION_LIST)}
+TARGET_BY_NAME: Final = {name: t for t, name in SPECIAL_NAMES.items()}
 
 Log = tuple[int, int, int, int]
 
-ROAD = tuple(range(1, LAST_SPACE + 1))
-INCOME_OF = tuple(tile.income for tile in TILES)  # [tile] its phase-1 income
+ROAD: Final = tuple(range(1, LAST_SPACE + 1))
+INCOME_OF: Final = tuple(tile.income for tile in TILES)  # [tile] its phase-1 income
 #: ``WORKABLE_AT[tile]`` for a road tile number, where -1 (an empty lot) reads the final ``False``.
-WORKABLE_AT = (*WORKABLE, False)
-PLACE_BY_TARGET = tuple(A.PLACE.get(t, A.PASS) for t in range(T_CASTLE + 1))
+WORKABLE_AT: Final = (*WORKABLE, False)
+PLACE_BY_TARGET: Final = tuple(A.PLACE.get(t, A.PASS) for t in range(T_CASTLE + 1))
 # Decision lists read from tables instead of built: by the favour rows used (a 4-bit mask), provost and
 # guild moves from -3 to +3 (sliced by the room the road leaves), by tile the bonus and production choices.
-_FAVOURS_LEFT = tuple(tuple(A.FAVOUR[row] for row in range(4) if not used & (1 << row)) for used in range(16))
-_PASS_ONLY = (A.PASS,)
-_SELLS = tuple(A.SELL[k] for k in range(5))  # compressed by the cubes held
-_PROVOST_STEPS = tuple(A.PROVOST[k] for k in range(-3, 4))
-_GUILD_STEPS = tuple(A.GUILD[k] for k in range(-3, 4))
-_BONUS_OF = tuple(tuple(A.BONUS[k] for k in tile.bonus) for tile in TILES)
-_PRODUCE_OF = tuple(tuple(A.PRODUCE[c] for c in tile.produce) for tile in TILES)
+_FAVOURS_LEFT: Final = tuple(tuple(A.FAVOUR[row] for row in range(4) if not used & (1 << row)) for used in range(16))
+_PASS_ONLY: Final = (A.PASS,)
+_SELLS: Final = tuple(A.SELL[k] for k in range(5))  # compressed by the cubes held
+_PROVOST_STEPS: Final = tuple(A.PROVOST[k] for k in range(-3, 4))
+_GUILD_STEPS: Final = tuple(A.GUILD[k] for k in range(-3, 4))
+_BONUS_OF: Final = tuple(tuple(A.BONUS[k] for k in tile.bonus) for tile in TILES)
+_PRODUCE_OF: Final = tuple(tuple(A.PRODUCE[c] for c in tile.produce) for tile in TILES)
 
 
 #: Every attribute of ``CaylusState``, each in a slot, and what ``clone`` reads to copy them (mypyc, which
 #: compiles this module on request, docs/compiled.md, refuses ``CaylusState.__slots__``).
-_FIELDS = (
+_FIELDS: Final = (
     "_history_notations",
     "_legal",
     "_log_views",
@@ -1360,14 +1370,14 @@ class CaylusState(GameState[Act]):
 
 #: what ``clone`` copies: the lists (the nested ones one level deeper) and, in ``_copy_common_to``,
 #: the base class's fields; every other field holds an int, a flag or a tuple, which the copy shares
-_COPIED_FIELDS = ("turn_order", "bridge", "money", "cubes", "pp", "fav", "fav_used", "avail", "batches", "tile",
-                  "owner", "worker", "conv", "stables", "castle", "houses", "castle_count", "stock", "removed",
-                  "fstack", "log", "game", "players", "seed", "options", "rng", "_history_notations",
-                  "_undo_floor", "_log_views")
-_SHARED_FIELDS = tuple(name for name in _FIELDS if name not in _COPIED_FIELDS)
+_COPIED_FIELDS: Final = ("turn_order", "bridge", "money", "cubes", "pp", "fav", "fav_used", "avail", "batches", "tile",
+                         "owner", "worker", "conv", "stables", "castle", "houses", "castle_count", "stock", "removed",
+                         "fstack", "log", "game", "players", "seed", "options", "rng", "_history_notations",
+                         "_undo_floor", "_log_views")
+_SHARED_FIELDS: Final = tuple(name for name in _FIELDS if name not in _COPIED_FIELDS)
 
 #: ``_do`` by decision kind.
-_DO_BY_DECISION: dict[int, Callable[[CaylusState, int, Act], None]] = {
+_DO_BY_DECISION: Final[dict[int, Callable[[CaylusState, int, Act], None]]] = {
     P_NONE: CaylusState._do_none,
     P_PLACE: CaylusState._do_place,
     P_GATE: CaylusState._do_gate,
@@ -1382,10 +1392,10 @@ _DO_BY_DECISION: dict[int, Callable[[CaylusState, int, Act], None]] = {
     P_FAV_RES: CaylusState._do_favour_resource,
     P_FAV_BLD: CaylusState._do_favour_building,
 }
-_DO_OF_DECISION = tuple(_DO_BY_DECISION[kind] for kind in range(len(_DO_BY_DECISION)))  # indexed by kind
+_DO_OF_DECISION: Final = tuple(_DO_BY_DECISION[kind] for kind in range(len(_DO_BY_DECISION)))  # indexed by kind
 
 #: ``_gen_legal`` by decision kind.
-_OPTIONS_BY_DECISION: dict[int, Callable[[CaylusState, int, list[Act]], None]] = {
+_OPTIONS_BY_DECISION: Final[dict[int, Callable[[CaylusState, int, list[Act]], None]]] = {
     P_NONE: CaylusState._no_options,
     P_PLACE: CaylusState._place_options,
     P_GATE: CaylusState._gate_options,
@@ -1400,4 +1410,4 @@ _OPTIONS_BY_DECISION: dict[int, Callable[[CaylusState, int, list[Act]], None]] =
     P_FAV_RES: CaylusState._favour_resource_options,
     P_FAV_BLD: CaylusState._favour_building_options,
 }
-_OPTIONS_OF_DECISION = tuple(_OPTIONS_BY_DECISION[kind] for kind in range(len(_OPTIONS_BY_DECISION)))  # by kind
+_OPTIONS_OF_DECISION: Final = tuple(_OPTIONS_BY_DECISION[kind] for kind in range(len(_OPTIONS_BY_DECISION)))  # by kind

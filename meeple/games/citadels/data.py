@@ -6,12 +6,18 @@ is an index into ``DISTRICTS`` (copies of one name are interchangeable), a chara
 
 from __future__ import annotations
 
-NOBLE, RELIGIOUS, TRADE, MILITARY, UNIQUE = range(5)
-TYPE_SLUGS: tuple[str, ...] = ("noble", "religious", "trade", "military", "unique")
-TYPE_COLOURS: tuple[str, ...] = ("yellow", "blue", "green", "red", "purple")
+from typing import Final
+
+NOBLE: Final = 0
+RELIGIOUS: Final = 1
+TRADE: Final = 2
+MILITARY: Final = 3
+UNIQUE: Final = 4
+TYPE_SLUGS: Final[tuple[str, ...]] = ("noble", "religious", "trade", "military", "unique")
+TYPE_COLOURS: Final[tuple[str, ...]] = ("yellow", "blue", "green", "red", "purple")
 
 #: (slug, English name, type, printed cost, points, copies in the Classic 68-card deck)
-DISTRICTS: tuple[tuple[str, str, int, int, int, int], ...] = (
+DISTRICTS: Final[tuple[tuple[str, str, int, int, int, int], ...]] = (
     ("manor", "Manor", NOBLE, 3, 3, 5),
     ("castle", "Castle", NOBLE, 4, 4, 4),
     ("palace", "Palace", NOBLE, 5, 5, 3),
@@ -44,18 +50,45 @@ DISTRICTS: tuple[tuple[str, str, int, int, int, int], ...] = (
     ("imperial_treasury", "Imperial Treasury", UNIQUE, 5, 5, 1),
 )
 
-DISTRICT_SLUGS: tuple[str, ...] = tuple(d[0] for d in DISTRICTS)
-DISTRICT_NAMES: tuple[str, ...] = tuple(d[1] for d in DISTRICTS)
-DISTRICT_TYPE: tuple[int, ...] = tuple(d[2] for d in DISTRICTS)
+DISTRICT_SLUGS: Final[tuple[str, ...]] = tuple(d[0] for d in DISTRICTS)
+DISTRICT_NAMES: Final[tuple[str, ...]] = tuple(d[1] for d in DISTRICTS)
+DISTRICT_TYPE: Final[tuple[int, ...]] = tuple(d[2] for d in DISTRICTS)
 #: Printed points (the default options); the engine scores with ``district_points`` of the active options.
-DISTRICT_POINTS: tuple[int, ...] = tuple(d[4] for d in DISTRICTS)
-DISTRICT_INDEX: dict[str, int] = {slug: i for i, slug in enumerate(DISTRICT_SLUGS)}
-KIND_COUNT = len(DISTRICTS)
+DISTRICT_POINTS: Final[tuple[int, ...]] = tuple(d[4] for d in DISTRICTS)
+DISTRICT_INDEX: Final[dict[str, int]] = {slug: i for i, slug in enumerate(DISTRICT_SLUGS)}
+KIND_COUNT: Final = len(DISTRICTS)
 
-(MANOR, CASTLE, PALACE, TEMPLE, CHURCH, MONASTERY, CATHEDRAL, TAVERN, MARKET, TRADING_POST, DOCKS, HARBOR,
- TOWN_HALL, WATCHTOWER, PRISON, BARRACKS, FORTRESS, HAUNTED_QUARTER, KEEP, LABORATORY, SMITHY, OBSERVATORY,
- GRAVEYARD, SCHOOL_OF_MAGIC, LIBRARY, GREAT_WALL, UNIVERSITY, DRAGON_GATE, MAP_ROOM,
- IMPERIAL_TREASURY) = range(KIND_COUNT)
+MANOR: Final = 0
+CASTLE: Final = 1
+PALACE: Final = 2
+TEMPLE: Final = 3
+CHURCH: Final = 4
+MONASTERY: Final = 5
+CATHEDRAL: Final = 6
+TAVERN: Final = 7
+MARKET: Final = 8
+TRADING_POST: Final = 9
+DOCKS: Final = 10
+HARBOR: Final = 11
+TOWN_HALL: Final = 12
+WATCHTOWER: Final = 13
+PRISON: Final = 14
+BARRACKS: Final = 15
+FORTRESS: Final = 16
+HAUNTED_QUARTER: Final = 17
+KEEP: Final = 18
+LABORATORY: Final = 19
+SMITHY: Final = 20
+OBSERVATORY: Final = 21
+GRAVEYARD: Final = 22
+SCHOOL_OF_MAGIC: Final = 23
+LIBRARY: Final = 24
+GREAT_WALL: Final = 25
+UNIVERSITY: Final = 26
+DRAGON_GATE: Final = 27
+MAP_ROOM: Final = 28
+IMPERIAL_TREASURY: Final = 29
+assert len(DISTRICTS) == 30  # one name per district, in DISTRICTS' order
 
 
 def _printed_costs(observatory_cost: int) -> tuple[int, ...]:
@@ -63,10 +96,10 @@ def _printed_costs(observatory_cost: int) -> tuple[int, ...]:
 
 
 #: Printed costs by kind, for each Observatory cost the options allow (D2).
-COSTS: dict[int, tuple[int, ...]] = {4: _printed_costs(4), 5: _printed_costs(5)}
+COSTS: Final[dict[int, tuple[int, ...]]] = {4: _printed_costs(4), 5: _printed_costs(5)}
 
 #: What a district scores beyond its cost (§3.2): 2 for the University and the Dragon Gate, else 0.
-SCORE_BONUS: tuple[int, ...] = tuple(d[4] - d[3] for d in DISTRICTS)
+SCORE_BONUS: Final[tuple[int, ...]] = tuple(d[4] - d[3] for d in DISTRICTS)
 
 
 def printed_costs(observatory_cost: int) -> tuple[int, ...]:
@@ -84,14 +117,14 @@ def district_points(observatory_cost: int) -> tuple[int, ...]:
 
 
 #: Deck presets (option ``deck``, D1): district kinds left out of the 68-card Classic deck.
-DECK_OMITS: dict[str, tuple[int, ...]] = {
+DECK_OMITS: Final[dict[str, tuple[int, ...]]] = {
     "classic68": (),
     "ffg66": (MAP_ROOM, IMPERIAL_TREASURY),
     "original65": (MAP_ROOM, IMPERIAL_TREASURY, GREAT_WALL),
 }
 
 
-DECKS: dict[str, tuple[int, ...]] = {
+DECKS: Final[dict[str, tuple[int, ...]]] = {
     preset: tuple(kind for kind, d in enumerate(DISTRICTS) if kind not in omit for _ in range(d[5]))
     for preset, omit in DECK_OMITS.items()
 }
@@ -107,7 +140,7 @@ def deck_size(preset: str) -> int:
 
 
 #: (slug, English name, taxed district type or None); the rank is the index + 1.
-CHARACTERS: tuple[tuple[str, str, int | None], ...] = (
+CHARACTERS: Final[tuple[tuple[str, str, int | None], ...]] = (
     ("assassin", "Assassin", None),
     ("thief", "Thief", None),
     ("magician", "Magician", None),
@@ -117,11 +150,18 @@ CHARACTERS: tuple[tuple[str, str, int | None], ...] = (
     ("architect", "Architect", None),
     ("warlord", "Warlord", MILITARY),
 )
-CHARACTER_SLUGS: tuple[str, ...] = tuple(c[0] for c in CHARACTERS)
-CHARACTER_NAMES: tuple[str, ...] = tuple(c[1] for c in CHARACTERS)
-CHARACTER_TAX: tuple[int, ...] = tuple(-1 if c[2] is None else c[2] for c in CHARACTERS)
-CHARACTER_INDEX: dict[str, int] = {slug: i for i, slug in enumerate(CHARACTER_SLUGS)}
-ASSASSIN, THIEF, MAGICIAN, KING, BISHOP, MERCHANT, ARCHITECT, WARLORD = range(8)
+CHARACTER_SLUGS: Final[tuple[str, ...]] = tuple(c[0] for c in CHARACTERS)
+CHARACTER_NAMES: Final[tuple[str, ...]] = tuple(c[1] for c in CHARACTERS)
+CHARACTER_TAX: Final[tuple[int, ...]] = tuple(-1 if c[2] is None else c[2] for c in CHARACTERS)
+CHARACTER_INDEX: Final[dict[str, int]] = {slug: i for i, slug in enumerate(CHARACTER_SLUGS)}
+ASSASSIN: Final = 0
+THIEF: Final = 1
+MAGICIAN: Final = 2
+KING: Final = 3
+BISHOP: Final = 4
+MERCHANT: Final = 5
+ARCHITECT: Final = 6
+WARLORD: Final = 7
 
 #: Face-up character discards at the start of a round, by player count (2–3 players have none).
-FACE_UP_COUNT: dict[int, int] = {2: 0, 3: 0, 4: 2, 5: 1, 6: 0, 7: 0}
+FACE_UP_COUNT: Final[dict[int, int]] = {2: 0, 3: 0, 4: 2, 5: 1, 6: 0, 7: 0}

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from functools import reduce
 from itertools import permutations
 from operator import or_
-from typing import Any, Self
+from typing import Any, Final, Self
 
 from meeple.core.contract import JSON, GameState
 from meeple.core.errors import InvalidState
@@ -157,37 +157,47 @@ from meeple.games.citadels.events import (
 from meeple.games.citadels.shuffle import shuffle, shuffled_eight
 
 # Phases: who decides what now.
-P_PICK, P_DISCARD, P_TURN, P_KEEP, P_REDRAW, P_GRAVE, P_OVER = range(7)
-PHASE_NAMES: tuple[str, ...] = ("pick", "discard", "turn", "keep", "redraw", "graveyard", "over")
+P_PICK: Final = 0
+P_DISCARD: Final = 1
+P_TURN: Final = 2
+P_KEEP: Final = 3
+P_REDRAW: Final = 4
+P_GRAVE: Final = 5
+P_OVER: Final = 6
+PHASE_NAMES: Final[tuple[str, ...]] = ("pick", "discard", "turn", "keep", "redraw", "graveyard", "over")
 
 #: A draft step's drafter, whether it picks or discards, and its actions by sorted pool.
 DraftTurn = tuple[int, int, dict[tuple[int, ...], tuple[Act, ...]]]
 
 # Kinds of draft steps (``steps`` holds (seat, kind, character) for the round so far).
-S_RANDOM_FD, S_PICK, S_DISCARD, S_AUTO_FD, S_RESERVE = range(5)
+S_RANDOM_FD: Final = 0
+S_PICK: Final = 1
+S_DISCARD: Final = 2
+S_AUTO_FD: Final = 3
+S_RESERVE: Final = 4
 
 #: Draft scripts by player count: (seat offset from the crown, pick or discard) for each decision.
-DRAFT_SCRIPTS: dict[int, tuple[tuple[int, int], ...]] = {
+DRAFT_SCRIPTS: Final[dict[int, tuple[tuple[int, int], ...]]] = {
     2: ((0, S_PICK), (1, S_PICK), (1, S_DISCARD), (0, S_PICK), (0, S_DISCARD), (1, S_PICK)),
     3: ((0, S_PICK), (1, S_PICK), (2, S_PICK), (0, S_PICK), (1, S_PICK), (2, S_PICK)),
     **{n: tuple((k, S_PICK) for k in range(n)) for n in range(4, 8)},
 }
 
 #: Knowledge locations (card_knowledge.py): the hands are 0–6, then a pending keep step's drawn cards.
-DRAWN = 7
-LOCATIONS = 8
+DRAWN: Final = 7
+LOCATIONS: Final = 8
 
-_EMPTY_RECORD = empty_record(LOCATIONS)
-_NOTHING_WATCHED = watch([_EMPTY_RECORD])
+_EMPTY_RECORD: Final = empty_record(LOCATIONS)
+_NOTHING_WATCHED: Final = watch([_EMPTY_RECORD])
 #: Attempts at a consistent character assignment in ``determinize`` (measured: a few on average, ~1,000 at
 #: worst in 100,000 samples; each attempt keeps every pool the seat saw, so one always exists).
-_TRIES = 20000
-_GOLD_DRAW: tuple[Act, ...] = (GOLD, DRAW)
+_TRIES: Final = 20000
+_GOLD_DRAW: Final[tuple[Act, ...]] = (GOLD, DRAW)
 #: By action kind: whether it always shows someone something hidden, so that it can never be undone, nor
 #: anything before it: a draft step (the next drafter sees what is left), the end of a turn (the next
 #: character is called and revealed), a draw of cards (``draw``, ``redraw:done``, ``smithy``), a swap of
 #: hands. ``CitadelsState._undo_floor`` reads them from the history.
-_ALWAYS_SEALS: tuple[bool, ...] = tuple(
+_ALWAYS_SEALS: Final[tuple[bool, ...]] = tuple(
     kind in (K_PICK, K_DISCARD, K_DRAW, K_SWAP, K_REDRAW_DONE, K_SMITHY, K_END) for kind in range(K_END + 1))
 
 
@@ -204,22 +214,22 @@ def _robs(killed: int, faceup: tuple[int, ...]) -> tuple[Act, ...]:
 #: The Assassin's and the Thief's choices by the face-up characters (and, for the Thief, the killed one
 #: first), for every face-up deal (at most two characters; another list, set by hand, is added when met);
 #: the Magician's swaps by player count and seat.
-_FACE_UP_DEALS = [(), *((c,) for c in range(8)), *permutations(range(8), 2)]
-_KILLS: dict[tuple[int, ...], tuple[Act, ...]] = {faceup: _kills(faceup) for faceup in _FACE_UP_DEALS}
-_ROBS: dict[tuple[int, ...], tuple[Act, ...]] = {
+_FACE_UP_DEALS: Final = [(), *((c,) for c in range(8)), *permutations(range(8), 2)]
+_KILLS: Final[dict[tuple[int, ...], tuple[Act, ...]]] = {faceup: _kills(faceup) for faceup in _FACE_UP_DEALS}
+_ROBS: Final[dict[tuple[int, ...], tuple[Act, ...]]] = {
     (killed, *faceup): _robs(killed, faceup) for killed in range(-1, 8) for faceup in _FACE_UP_DEALS}
-_SWAPS: tuple[tuple[tuple[Act, ...], ...], ...] = tuple(
+_SWAPS: Final[tuple[tuple[tuple[Act, ...], ...], ...]] = tuple(
     tuple(tuple(SWAP[t] for t in range(players) if t != seat) for seat in range(players))
     for players in range(MAX_SEATS + 1))
 #: The log entry of each rank called that nobody answers (log entries are immutable tuples, so shared),
 #: and by seat then rank (or pool size) those of a reveal, a turn's end, a pick, two gold taken.
-_NO_ANSWER: tuple[LogEntry, ...] = tuple((-1, E_NO_ANSWER, rank + 1, rank) for rank in range(8))
-_REVEALS: tuple[tuple[LogEntry, ...], ...] = tuple(
+_NO_ANSWER: Final[tuple[LogEntry, ...]] = tuple((-1, E_NO_ANSWER, rank + 1, rank) for rank in range(8))
+_REVEALS: Final[tuple[tuple[LogEntry, ...], ...]] = tuple(
     tuple((-1, E_REVEAL, rank + 1, rank, seat) for rank in range(8)) for seat in range(MAX_SEATS))
-_TURN_ENDS: tuple[tuple[LogEntry, ...], ...] = tuple(
+_TURN_ENDS: Final[tuple[tuple[LogEntry, ...], ...]] = tuple(
     tuple((-1, E_END_TURN, seat, rank) for rank in range(8)) for seat in range(MAX_SEATS))
 #: The seat whose turn ends before ranks are called (``_do_end``), or none: the draft is over.
-_NO_TURN = MAX_SEATS
+_NO_TURN: Final = MAX_SEATS
 
 
 def _turn_ended(ender: int, first: int) -> tuple[LogEntry, ...]:
@@ -229,83 +239,83 @@ def _turn_ended(ender: int, first: int) -> tuple[LogEntry, ...]:
 
 #: By the seat whose turn ends (or ``_NO_TURN``), the seat that answers, the first rank called and how many
 #: ranks before the answer nobody answers: the log entries of the turn's end, of those calls and of the reveal.
-_CALLS: tuple[tuple[tuple[tuple[tuple[LogEntry, ...], ...], ...], ...], ...] = tuple(
+_CALLS: Final[tuple[tuple[tuple[tuple[tuple[LogEntry, ...], ...], ...], ...], ...]] = tuple(
     tuple(tuple(tuple((*_turn_ended(ender, first), *_NO_ANSWER[first : first + silent], _REVEALS[seat][first + silent])
-                      for silent in range(8 - first))
-                for first in range(8))
-          for seat in range(MAX_SEATS))
+                             for silent in range(8 - first))
+                       for first in range(8))
+                 for seat in range(MAX_SEATS))
     for ender in range(MAX_SEATS + 1))
 #: By the seat whose turn ends (or ``_NO_TURN``) and the first rank called, when nobody answers any more: the
 #: log entries of the turn's end and of the calls.
-_CALLS_UNANSWERED: tuple[tuple[tuple[LogEntry, ...], ...], ...] = tuple(
+_CALLS_UNANSWERED: Final[tuple[tuple[tuple[LogEntry, ...], ...], ...]] = tuple(
     tuple((*_turn_ended(ender, first), *_NO_ANSWER[first:]) for first in range(9)) for ender in range(MAX_SEATS + 1))
-_PICKS_LOGGED: tuple[tuple[LogEntry, ...], ...] = tuple(
+_PICKS_LOGGED: Final[tuple[tuple[LogEntry, ...], ...]] = tuple(
     tuple((-1, E_PICK, seat, size) for size in range(9)) for seat in range(MAX_SEATS))
-_FACE_DOWN_LOGGED: LogEntry = (-1, E_FACE_DOWN)
+_FACE_DOWN_LOGGED: Final[LogEntry] = (-1, E_FACE_DOWN)
 #: The turn's flags of the saved form (``_open`` holds them).
-_TURN_FLAGS = ("tax_used", "power_used", "lab_used", "smithy_used")
-_TWO_GOLD: tuple[LogEntry, ...] = tuple((-1, E_GOLD, seat, 2) for seat in range(MAX_SEATS))
-_GOLD_ONLY: tuple[Act, ...] = (GOLD,)
-_GOLD_DRAW_TAX: tuple[Act, ...] = (GOLD, DRAW, TAX)
-_GOLD_TAX: tuple[Act, ...] = (GOLD, TAX)
+_TURN_FLAGS: Final = ("tax_used", "power_used", "lab_used", "smithy_used")
+_TWO_GOLD: Final[tuple[LogEntry, ...]] = tuple((-1, E_GOLD, seat, 2) for seat in range(MAX_SEATS))
+_GOLD_ONLY: Final[tuple[Act, ...]] = (GOLD,)
+_GOLD_DRAW_TAX: Final[tuple[Act, ...]] = (GOLD, DRAW, TAX)
+_GOLD_TAX: Final[tuple[Act, ...]] = (GOLD, TAX)
 #: The index of the lowest set bit of each 8-bit mask.
-_LOWEST_BIT: tuple[int, ...] = tuple((mask & -mask).bit_length() - 1 for mask in range(256))
+_LOWEST_BIT: Final[tuple[int, ...]] = tuple((mask & -mask).bit_length() - 1 for mask in range(256))
 #: By seat then count: the public log entries of a gathering draw and of a keep step (kept, returned).
-_DRAWS_LOGGED: tuple[tuple[LogEntry, ...], ...] = tuple(
+_DRAWS_LOGGED: Final[tuple[tuple[LogEntry, ...], ...]] = tuple(
     tuple((-1, E_DRAW, seat, SRC_GATHER, count) for count in range(4)) for seat in range(MAX_SEATS))
-_KEEPS_LOGGED: tuple[tuple[tuple[LogEntry, ...], ...], ...] = tuple(
+_KEEPS_LOGGED: Final[tuple[tuple[tuple[LogEntry, ...], ...], ...]] = tuple(
     tuple(tuple((-1, E_KEPT, seat, kept, returned) for returned in range(4)) for kept in range(4))
     for seat in range(MAX_SEATS))
 #: By rank: the districts a turn may build (the Architect three), and whether the turn has a bonus (D13).
-_BUILDS_A_TURN: tuple[int, ...] = tuple(3 if r == ARCHITECT else 1 for r in range(8))
-_HAS_BONUS: tuple[bool, ...] = tuple(r in (MERCHANT, ARCHITECT) for r in range(8))
-_HAS_POWER: tuple[bool, ...] = tuple(r in (ASSASSIN, THIEF, MAGICIAN, WARLORD) for r in range(8))
-_LAB_SMITHY_BITS = (1 << LABORATORY) | (1 << SMITHY)
+_BUILDS_A_TURN: Final[tuple[int, ...]] = tuple(3 if r == ARCHITECT else 1 for r in range(8))
+_HAS_BONUS: Final[tuple[bool, ...]] = tuple(r in (MERCHANT, ARCHITECT) for r in range(8))
+_HAS_POWER: Final[tuple[bool, ...]] = tuple(r in (ASSASSIN, THIEF, MAGICIAN, WARLORD) for r in range(8))
+_LAB_SMITHY_BITS: Final = (1 << LABORATORY) | (1 << SMITHY)
 #: For each district type, the bits of its kinds in a city mask.
-_TYPE_MASKS: tuple[int, ...] = tuple(
+_TYPE_MASKS: Final[tuple[int, ...]] = tuple(
     sum(1 << d for d in range(KIND_COUNT) if DISTRICT_TYPE[d] == t) for t in range(len(TYPE_SLUGS))
 )
 #: For each rank, the city-mask bits a tax counts (its type, and the School of Magic); 0 if it never taxes.
-_TAX_BITS: tuple[int, ...] = tuple(
+_TAX_BITS: Final[tuple[int, ...]] = tuple(
     _TYPE_MASKS[CHARACTER_TAX[r]] | (1 << SCHOOL_OF_MAGIC) if CHARACTER_TAX[r] >= 0 else 0 for r in range(8)
 )
 #: The pick actions and the discard actions for every sorted pool of characters.
-_POOLS: tuple[tuple[int, ...], ...] = tuple(tuple(c for c in range(8) if subset >> c & 1) for subset in range(256))
-_PICKS: dict[tuple[int, ...], tuple[Act, ...]] = {pool: tuple(PICK[c] for c in pool) for pool in _POOLS}
-_DISCARDS: dict[tuple[int, ...], tuple[Act, ...]] = {pool: tuple(DISCARD[c] for c in pool) for pool in _POOLS}
+_POOLS: Final = tuple(tuple(c for c in range(8) if subset >> c & 1) for subset in range(256))
+_PICKS: Final[dict[tuple[int, ...], tuple[Act, ...]]] = {pool: tuple(PICK[c] for c in pool) for pool in _POOLS}
+_DISCARDS: Final[dict[tuple[int, ...], tuple[Act, ...]]] = {pool: tuple(DISCARD[c] for c in pool) for pool in _POOLS}
 #: By seat, the characters offered (a sorted pool) and the one picked: the log entries of the pick (what the
 #: seat saw, then what everyone sees).
-_PICKS_BY_POOL: tuple[dict[tuple[int, ...], dict[int, tuple[LogEntry, LogEntry]]], ...] = tuple(
+_PICKS_BY_POOL: Final[tuple[dict[tuple[int, ...], dict[int, tuple[LogEntry, LogEntry]]], ...]] = tuple(
     {pool: {c: ((seat, E_PICKED, seat, pool, c), _PICKS_LOGGED[seat][len(pool)]) for c in pool} for pool in _POOLS}
     for seat in range(MAX_SEATS))
 #: The keep step's actions for two cards drawn, by the cards in their order.
-_KEEP_PAIRS: dict[tuple[int, ...], tuple[Act, ...]] = {
+_KEEP_PAIRS: Final[dict[tuple[int, ...], tuple[Act, ...]]] = {
     (first, second): (KEEP_ACTS[first],) if first == second else (KEEP_ACTS[first], KEEP_ACTS[second])
     for first in range(KIND_COUNT) for second in range(KIND_COUNT)}
 
 
 # ``dict.fromkeys(hand)`` below lists the distinct kinds of a hand in first-seen order, so that action
 # lists are deterministic.
-_LAB_BIT = 1 << LABORATORY
-_SMITHY_BIT = 1 << SMITHY
-_OBS_BIT = 1 << OBSERVATORY
-_LIB_BIT = 1 << LIBRARY
-_GRAVE_BIT = 1 << GRAVEYARD
-_WALL_BIT = 1 << GREAT_WALL
-_HAUNTED_BIT = 1 << HAUNTED_QUARTER
-_MAP_ROOM_BIT = 1 << MAP_ROOM
-_TREASURY_BIT = 1 << IMPERIAL_TREASURY
-_ALL_TYPES = (1 << len(_TYPE_MASKS)) - 1
+_LAB_BIT: Final = 1 << LABORATORY
+_SMITHY_BIT: Final = 1 << SMITHY
+_OBS_BIT: Final = 1 << OBSERVATORY
+_LIB_BIT: Final = 1 << LIBRARY
+_GRAVE_BIT: Final = 1 << GRAVEYARD
+_WALL_BIT: Final = 1 << GREAT_WALL
+_HAUNTED_BIT: Final = 1 << HAUNTED_QUARTER
+_MAP_ROOM_BIT: Final = 1 << MAP_ROOM
+_TREASURY_BIT: Final = 1 << IMPERIAL_TREASURY
+_ALL_TYPES: Final = (1 << len(_TYPE_MASKS)) - 1
 #: What a character's turn may offer besides gathering, building and ending, as bits of a city mask: its
 #: power, its tax (the bits a tax counts), the Laboratory and the Smithy (their own bits). A turn starts
 #: with its character's offers open (``_open``) and each, used, closes (``_ANY_TAX`` closes a tax: every
 #: rank's tax bits, never the Laboratory's or the Smithy's, which are no tax type's); ``_open & (city mask
 #: | _POWER_BIT)`` is what the turn offers now. The power's bit is the Keep's, which no offer reads from a
 #: city (a bit above the 30 kinds' would make every mask a two-digit int, and Python's arithmetic slower).
-_POWER_BIT = 1 << KEEP
-_ANY_TAX = reduce(or_, _TAX_BITS)
-_NOT_TAX = _POWER_BIT | _LAB_SMITHY_BITS  # the offers that are no tax
-_OFFERS: tuple[int, ...] = tuple(
+_POWER_BIT: Final = 1 << KEEP
+_ANY_TAX: Final = reduce(or_, _TAX_BITS)
+_NOT_TAX: Final = _POWER_BIT | _LAB_SMITHY_BITS  # the offers that are no tax
+_OFFERS: Final[tuple[int, ...]] = tuple(
     (_POWER_BIT if _HAS_POWER[r] else 0) | _TAX_BITS[r] | _LAB_SMITHY_BITS for r in range(8))
 assert not _POWER_BIT & (_ANY_TAX | _LAB_SMITHY_BITS) and not _ANY_TAX & _LAB_SMITHY_BITS
 
@@ -386,8 +396,8 @@ class Rules:
         self.deck_preset: str = options["deck"]
 
 
-_RULES: dict[tuple[int, tuple[tuple[str, Any], ...]], Rules] = {}
-_RULES_KEPT = 512  # option sets remembered (``max_rounds`` alone could make them endless)
+_RULES: Final[dict[tuple[int, tuple[tuple[str, Any], ...]], Rules]] = {}
+_RULES_KEPT: Final = 512  # option sets remembered (``max_rounds`` alone could make them endless)
 
 
 def rules_for(players: int, options: dict[str, Any]) -> Rules:
@@ -1878,7 +1888,7 @@ class CitadelsState(GameState[Act]):
 
 
 #: How each action kind is carried out, indexed by its ``K_*`` code (one lookup instead of a chain of tests).
-_DO: tuple[Callable[[CitadelsState, Act], None], ...] = (
+_DO: Final[tuple[Callable[[CitadelsState, Act], None], ...]] = (
     CitadelsState._do_pick,  # K_PICK
     CitadelsState._do_discard,  # K_DISCARD
     CitadelsState._do_gold,  # K_GOLD

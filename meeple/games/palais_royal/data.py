@@ -15,30 +15,55 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
-from typing import Any
+from typing import Any, Final
 
 # Fixed codes: the engine implements each by code, the data files give the numbers.
-ROOM_CODES: tuple[str, ...] = ("PAR", "STA", "MIN", "KIN", "POM", "OFF", "BAC", "CAR", "GAT")
-CARD_CODES: tuple[str, ...] = (
+ROOM_CODES: Final[tuple[str, ...]] = ("PAR", "STA", "MIN", "KIN", "POM", "OFF", "BAC", "CAR", "GAT")
+CARD_CODES: Final[tuple[str, ...]] = (
     "REINF", "PASSAGE", "PURSE", "KLETTER", "VLETTER", "RECOMMEND", "PATRON", "TIE", "FAVOUR",
 )
-PRIVILEGE_CODES: tuple[str, ...] = (
+PRIVILEGE_CODES: Final[tuple[str, ...]] = (
     "SUPPLY", "GATE", "MOVE", "GOLD", "KSEAL", "VSEAL", "CARDINAL", "DISCOUNT", "BACKDOOR", "RECRUIT",
 )
 # Their indexes, which the engine and the observations use: rooms, card kinds, noble privileges.
-PAR, STA, MIN, KIN, POM, OFF, BAC, CAR, GAT = range(9)
-REINF, PASSAGE, PURSE, KLETTER, VLETTER, RECOMMEND, PATRON, TIE, FAVOUR = range(9)
-SUPPLY, P_GATE, P_MOVE, P_GOLD, KSEAL, VSEAL, CARDINAL, DISCOUNT, BACKDOOR, P_RECRUIT = range(10)
-CARD_WINDOWS: tuple[str, ...] = ("step1", "step2", "step3", "step4", "any")
-STATUSES: tuple[str, ...] = ("printed", "reconstructed")
-FILES = "abcdef"
-RANKS = 6
-SQUARE_NAMES: tuple[str, ...] = tuple(f"{FILES[i % 6]}{i // 6 + 1}" for i in range(36))
-EDGE_NAMES: tuple[str, ...] = ("N", "S", "W", "E")
-NOBLE_COUNT = 42
-GARDEN_SIZE = 36
-CARD_COUNT = 36
-MAX_TILES_PER_PRIVILEGE = 2
+PAR: Final = 0
+STA: Final = 1
+MIN: Final = 2
+KIN: Final = 3
+POM: Final = 4
+OFF: Final = 5
+BAC: Final = 6
+CAR: Final = 7
+GAT: Final = 8
+REINF: Final = 0
+PASSAGE: Final = 1
+PURSE: Final = 2
+KLETTER: Final = 3
+VLETTER: Final = 4
+RECOMMEND: Final = 5
+PATRON: Final = 6
+TIE: Final = 7
+FAVOUR: Final = 8
+SUPPLY: Final = 0
+P_GATE: Final = 1
+P_MOVE: Final = 2
+P_GOLD: Final = 3
+KSEAL: Final = 4
+VSEAL: Final = 5
+CARDINAL: Final = 6
+DISCOUNT: Final = 7
+BACKDOOR: Final = 8
+P_RECRUIT: Final = 9
+CARD_WINDOWS: Final[tuple[str, ...]] = ("step1", "step2", "step3", "step4", "any")
+STATUSES: Final[tuple[str, ...]] = ("printed", "reconstructed")
+FILES: Final = "abcdef"
+RANKS: Final = 6
+SQUARE_NAMES: Final[tuple[str, ...]] = tuple(f"{FILES[i % 6]}{i // 6 + 1}" for i in range(36))
+EDGE_NAMES: Final[tuple[str, ...]] = ("N", "S", "W", "E")
+NOBLE_COUNT: Final = 42
+GARDEN_SIZE: Final = 36
+CARD_COUNT: Final = 36
+MAX_TILES_PER_PRIVILEGE: Final = 2
 
 
 class DataError(ValueError):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import compress
 from operator import itemgetter
-from typing import Any, Self
+from typing import Any, Final, Self
 
 from meeple.core.contract import JSON, GameState
 from meeple.core.events import PUBLIC
@@ -70,21 +70,25 @@ from meeple.games.palais_royal.data import (
 )
 from meeple.games.palais_royal.rules import ROOM_INDEX, Rules, parse_layout
 
-SETUP, PLAY, OVER = 0, 1, 2
-PHASES = ("setup", "play", "over")
-STEP_NAMES = ("", "gate", "stairs", "mint/king/pomp", "recruit", "back door")
-_END = A.END_ACTION
-_NONE_OF_9 = [0] * 9  # a seat's rooms or hand holding nothing
-_NONE_OF_10 = [0] * 10  # no privilege tallies
-_SQUARES = range(GARDEN_SIZE)
-_GATE_SOURCES = A.GATE_FROM_ROOM[:GAT]  # a servant to the Gate from any room but the Gate
-_END_ONLY: tuple[PalaisAction, ...] = (A.END_ACTION,)
-_GATE_THEN_END: tuple[PalaisAction, ...] = (A.GATE_POOL, A.END_ACTION)
-_DRAW_THEN_END: tuple[PalaisAction, ...] = (A.DRAW_ACTION, A.END_ACTION)
+SETUP: Final = 0
+PLAY: Final = 1
+OVER: Final = 2
+PHASES: Final = ("setup", "play", "over")
+STEP_NAMES: Final = ("", "gate", "stairs", "mint/king/pomp", "recruit", "back door")
+_END: Final = A.END_ACTION
+_NONE_OF_9: Final = [0] * 9  # a seat's rooms or hand holding nothing
+_NONE_OF_10: Final = [0] * 10  # no privilege tallies
+_SQUARES: Final = range(GARDEN_SIZE)
+_GATE_SOURCES: Final = A.GATE_FROM_ROOM[:GAT]  # a servant to the Gate from any room but the Gate
+_END_ONLY: Final[tuple[PalaisAction, ...]] = (A.END_ACTION,)
+_GATE_THEN_END: Final[tuple[PalaisAction, ...]] = (A.GATE_POOL, A.END_ACTION)
+_DRAW_THEN_END: Final[tuple[PalaisAction, ...]] = (A.DRAW_ACTION, A.END_ACTION)
 #: Knowledge locations (card_knowledge.py): the hands (seats 0–3), the deck (whose order nobody knows),
 #: the Back-door draw in progress, and the discard pile when it is face down (``discard_public=false``).
-DECK, DRAWN, DISCARD = 4, 5, 6
-LOCATIONS = 7
+DECK: Final = 4
+DRAWN: Final = 5
+DISCARD: Final = 6
+LOCATIONS: Final = 7
 
 
 
@@ -1151,7 +1155,7 @@ class PalaisRoyalState(GameState[PalaisAction]):
 
 
 #: ``legal_actions`` by step (0: setup, or the game is over).
-_ACTIONS_OF_STEP: tuple[Callable[[PalaisRoyalState], tuple[PalaisAction, ...]], ...] = (
+_ACTIONS_OF_STEP: Final[tuple[Callable[[PalaisRoyalState], tuple[PalaisAction, ...]], ...]] = (
     PalaisRoyalState._setup_actions,
     PalaisRoyalState._gate_actions,
     PalaisRoyalState._move_actions,
@@ -1161,7 +1165,7 @@ _ACTIONS_OF_STEP: tuple[Callable[[PalaisRoyalState], tuple[PalaisAction, ...]], 
 )
 
 #: ``apply`` by action kind.
-_APPLY_BY_KIND: dict[int, Callable[[PalaisRoyalState, PalaisAction], None]] = {
+_APPLY_BY_KIND: Final[dict[int, Callable[[PalaisRoyalState, PalaisAction], None]]] = {
     A.PLACE: PalaisRoyalState._apply_place,
     A.PLAY: PalaisRoyalState._apply_play,
     A.GATE: PalaisRoyalState._apply_gate,
@@ -1179,4 +1183,4 @@ _APPLY_BY_KIND: dict[int, Callable[[PalaisRoyalState, PalaisAction], None]] = {
     A.KEEP: PalaisRoyalState._apply_keep,
     A.END: PalaisRoyalState._apply_end,
 }
-_APPLY_OF_KIND = tuple(_APPLY_BY_KIND[kind] for kind in range(len(_APPLY_BY_KIND)))  # indexed by kind
+_APPLY_OF_KIND: Final = tuple(_APPLY_BY_KIND[kind] for kind in range(len(_APPLY_BY_KIND)))  # indexed by kind
