@@ -9,7 +9,9 @@ nothing).
 
 from __future__ import annotations
 
+import ast
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -44,6 +46,27 @@ def _why_not_compile() -> str | None:
 #: Prints each game's ``engine_is_compiled`` on stdout, where meeple was imported from on stderr.
 _REPORT = ("import sys, meeple; from meeple.core.registry import engine_is_compiled; "
            f"print(*(f'{{g}}:{{engine_is_compiled(g)}}' for g in {GAMES!r})); print(meeple.__file__, file=sys.stderr)")
+
+
+def _module_bindings_not_final(path: Path) -> list[str]:
+    """The module-level names of ``path`` bound without ``Final`` (or ``TypeAlias``, for a type)."""
+    loose = []
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign):
+            loose += [ast.unparse(target) for target in node.targets if ast.unparse(target) != "__all__"]
+        elif isinstance(node, ast.AnnAssign) and not re.match(r"(Final|TypeAlias)\b", ast.unparse(node.annotation)):
+            loose.append(ast.unparse(node.target))
+    return loose
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_compiled_modules_bind_their_constants_final(game: str) -> None:
+    # Compiled, a Final constant is a C value; any other module-level name is looked up by name in the
+    # module's dictionary at every use (docs/compiled.md). A constant left without Final plays the same
+    # and is only slower, so nothing but this check would notice.
+    for module in ("data", "state"):
+        path = ROOT / "meeple" / "games" / game / f"{module}.py"
+        assert _module_bindings_not_final(path) == [], f"{path.relative_to(ROOT)}: annotate these Final"
 
 
 def test_the_source_tree_runs_python_engines() -> None:

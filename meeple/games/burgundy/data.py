@@ -129,7 +129,7 @@ def _coordinates() -> tuple[tuple[int, int], ...]:
     return tuple(coords)
 
 
-COORDS: tuple[tuple[int, int], ...] = _coordinates()  # index = id - 1
+COORDS: Final[tuple[tuple[int, int], ...]] = _coordinates()  # index = id - 1
 
 
 def _neighbours() -> tuple[tuple[int, ...], ...]:

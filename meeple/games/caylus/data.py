@@ -6,7 +6,7 @@ Tiles are numbered by their position in ``TILES``; the state stores those number
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, TypeAlias
 
 CUBES: Final = "fwscg"
 F: Final = 0
@@ -16,7 +16,7 @@ C: Final = 3
 G: Final = 4
 PLAIN: Final = (F, W, S, C)
 
-Cubes = tuple[int, int, int, int, int]
+Cubes: TypeAlias = tuple[int, int, int, int, int]
 
 
 def cubes(text: str) -> Cubes:
@@ -75,7 +75,7 @@ class Tile(NamedTuple):
     bonus: tuple[int, ...] = ()  # the owner's bracketed pair on stone production buildings
 
 
-_ = cubes("")
+_: Final = cubes("")
 TILES: Final[tuple[Tile, ...]] = (
     # Neutral: 6 pink tiles, shuffled onto spaces 1–6.
     Tile("n_farm", "Farm", NEUTRAL, _, False, 0, 0, E_PRODUCE, 1, 0, (cubes("f"), cubes("c"))),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import compress
 from operator import add
-from typing import Any, Final, Self
+from typing import Any, Final, Self, TypeAlias
 
 from meeple.core.contract import JSON, GameState
 from meeple.core.errors import InvalidState
@@ -128,7 +128,7 @@ ACTION_LIST: Final[tuple[Act, ...]] = VIEW_ACTIONS
 ACTION_INDEX: Final[dict[Act, int]] = {act: i for i, act in enumerate(ACTION_LIST)}
 TARGET_BY_NAME: Final = {name: t for t, name in SPECIAL_NAMES.items()}
 
-Log = tuple[int, int, int, int]
+Log: TypeAlias = tuple[int, int, int, int]
 
 ROAD: Final = tuple(range(1, LAST_SPACE + 1))
 INCOME_OF: Final = tuple(tile.income for tile in TILES)  # [tile] its phase-1 income

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from functools import reduce
 from itertools import permutations
 from operator import or_
-from typing import Any, Final, Self
+from typing import Any, Final, Self, TypeAlias
 
 from meeple.core.contract import JSON, GameState
 from meeple.core.errors import InvalidState
@@ -167,7 +167,7 @@ P_OVER: Final = 6
 PHASE_NAMES: Final[tuple[str, ...]] = ("pick", "discard", "turn", "keep", "redraw", "graveyard", "over")
 
 #: A draft step's drafter, whether it picks or discards, and its actions by sorted pool.
-DraftTurn = tuple[int, int, dict[tuple[int, ...], tuple[Act, ...]]]
+DraftTurn: TypeAlias = tuple[int, int, dict[tuple[int, ...], tuple[Act, ...]]]
 
 # Kinds of draft steps (``steps`` holds (seat, kind, character) for the round so far).
 S_RANDOM_FD: Final = 0
