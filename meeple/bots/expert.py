@@ -31,12 +31,12 @@ EXPERT_SETTINGS: dict[str, Any] = {"time_limit": 4.5}
 
 #: Per-game changes on top of that: with ten to twenty times the hard level's iterations, the noise
 #: of the estimates falls and the evaluation's bias at the cutoff matters more, so rollouts look about
-#: twice as far ahead (Caylus plays them to the end, where hard cuts them at a late turn's start;
-#: Citadels' 20 decisions are now hard's own, which chose better than 10 at hard's budget);
-#: Burgundy's paired root weighs four candidates instead of three.
+#: twice as far ahead (Citadels' 20 decisions are now hard's own, which chose better than 10 at hard's
+#: budget); Burgundy's paired root weighs four candidates instead of three. Caylus keeps hard's cut at a
+#: late turn's start: rollouts to the end chose no better than it with a fifth of its iterations
+#: (docs/bots.md, "Caylus: what changed"), and the expert so set lost its first two games to hard.
 EXPERT_SETTINGS_BY_GAME: dict[str, dict[str, Any]] = {
     "burgundy": {"paired_root": 4, "rollout_cutoff": 40},
-    "caylus": {"rollout_cutoff": None, "rollout_boundary": None},
     "citadels": {"rollout_cutoff": 20},
     "palais_royal": {"rollout_cutoff": 30},
 }

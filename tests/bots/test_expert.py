@@ -29,6 +29,10 @@ def test_expert_is_a_level_and_searches_longer_than_hard() -> None:
         assert expert_limit is not None and hard_limit is not None
         assert hard_limit < expert_limit <= 5.0
     assert expert_settings("burgundy")["paired_root"] > hard_bot(3).search_for("burgundy").paired_root
+    # Caylus' rollouts are hard's, cut at a late turn's start (to the end they chose no better for 4-5x the time)
+    expert_caylus, hard_caylus = expert.search_for("caylus"), hard_bot(3).search_for("caylus")
+    assert (expert_caylus.rollout_cutoff, expert_caylus.rollout_boundary) == (0, "turn")
+    assert (hard_caylus.rollout_cutoff, hard_caylus.rollout_boundary) == (0, "turn")
 
 
 def test_expert_with_a_worker_process_keeps_its_budget() -> None:
