@@ -6,7 +6,8 @@ Each case is a game, a player count, options and a seed; ``game_digest`` plays i
 winners, and for a bot with a ``ranked`` order (the search's candidates: Burgundy's) a fresh bot's
 ranking at every ``RANK_EVERY``-th ply. The expected digests were generated from the bots before they
 read lenses (``python -m tests.bots.heuristic_golden citadels palais_royal`` rewrites them) and are
-committed as ``tests/bots/golden/<game>.json``.
+committed as ``tests/bots/golden/<game>.json``. Citadels' 5–7-player digests were rewritten when its bot's
+character choice from five players on changed (its 2–4-player ones stayed as they were).
 """
 
 from __future__ import annotations

@@ -24,6 +24,11 @@ Rules of thumb it follows:
   Assassin little, a bit more when a rival threatens to finish. Rich bots prefer ranks the Thief cannot
   rob; a character the leading rival would want gets a small denial bonus. In 2 players the discard
   removes the character the opponent would value most.
+* **Five players or more** (``MANY_PLAYERS``; nothing changes below it): the Merchant's steady gold counts
+  +5 instead of +1, the Architect's two cards count nothing once the hand holds three useful cards, and
+  the Assassin gets +5 when one affordable district completes our city (rank 1 builds it before anyone
+  can murder us). Measured against random players at 7 players, where the bot lost its games to
+  murders and destroys while it waited for gold with a hand full of cards (docs/bots.md).
 * **Assassin / Thief targets** by likely holders: the expected damage (the target's gain, a lost build,
   weighted by how dangerous the holder is) or the expected loot (the holder's gold).
 * **Gather:** take gold while the hand holds at least two buildable districts (or one it cannot yet
@@ -120,6 +125,14 @@ _CITY_TYPES: dict[int, int] = {}
 _CITIES_KEPT = 4096
 #: [the picks offered] their characters (lists to read, not to change): a draft offers at most 2**8 sets.
 _CHARACTERS_OFFERED: dict[tuple[Act, ...], list[int]] = {}
+#: From this many players on (at most one character face up, six rivals or fewer to outpace) the character
+#: choice weighs gold in hand over cards: see ``_char_gains`` and docs/bots.md. Below it the bot decides as it
+#: always did (hard-against-medium tournaments at 2-4 players were played against it).
+MANY_PLAYERS = 5
+#: The Merchant's gain on top of its taxes from ``MANY_PLAYERS`` on (1 below).
+MANY_PLAYERS_MERCHANT = 5.0
+#: The Assassin's extra gain from ``MANY_PLAYERS`` on when it can complete our city (``_char_gains``).
+MANY_PLAYERS_FINISH = 5.0
 #: The legal actions of a turn that has only gold or cards to choose between.
 _GOLD_OR_DRAW = (GOLD, DRAW)
 
@@ -474,6 +487,7 @@ class HeuristicBot:
         """This round's expected gain (gold-equivalents) of each character of ``chars`` for ``seat``, with
         what they share (the seat's city, whether it is ours) read once."""
         mine = seat == info.me
+        many = info.n >= MANY_PLAYERS
         mask = info.masks[seat]
         school = (mask >> SCHOOL_OF_MAGIC) & 1  # it counts as any type for the taxers
         gains: list[float] = []
@@ -482,11 +496,14 @@ class HeuristicBot:
             if c == ARCHITECT:
                 gold = info.gold[seat]
                 if not mine:
-                    v = 4.0 if info.hand_counts[seat] < 3 else 2.5
+                    # Many players: three cards in hand are enough to build with, two more are worth nothing.
+                    v = 4.0 if info.hand_counts[seat] < 3 else 0.0 if many else 2.5
                     v = v + min(2.0, max(0.0, (gold - 2) / 2.5))
                 else:
                     hand = info.hand
                     v = 4.0 if len(hand) < 3 else 2.5
+                    if many and v == 2.5 and len(hand) - len(info.useless()) >= 3:
+                        v = 0.0
                     cost = info.cost
                     costs = sorted([cost[d] for d in set(hand) if not (mask >> d) & 1])
                     budget = gold + 2
@@ -511,7 +528,7 @@ class HeuristicBot:
                     if len(info.cities[seat]) >= info.cap - 3:
                         v += 1.0
                 elif c == MERCHANT:
-                    v += 1.0
+                    v += MANY_PLAYERS_MERCHANT if many else 1.0
                 else:
                     v += 0.4
                     if info.public.near & ~(1 << seat):  # a rival nears completion
@@ -531,6 +548,13 @@ class HeuristicBot:
                 v = 0.8 * golds[0] + 0.3 * sum(golds[1:3]) if golds else 0.0
             elif c == ASSASSIN:
                 v = 1.5 if info.public.near & ~(1 << seat) else 0.5
+                # Many players: one district from complete and able to build it, rank 1 builds it before
+                # anyone can murder us (and ends the game first), which no other character is sure of.
+                if many and mine and len(info.cities[seat]) >= info.cap - 1:
+                    budget = info.gold[seat] + 2
+                    cost = info.cost
+                    if any(cost[d] <= budget and not (mask >> d) & 1 for d in info.hand):
+                        v += MANY_PLAYERS_FINISH
             else:
                 v = 0.0
             append(v)
