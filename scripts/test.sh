@@ -140,5 +140,8 @@ if [ -f ../shared/checks/contract.py ]; then
   mapfile -t games < <("$python" -c 'import meeple; print("\n".join(meeple.game_names()))')
   "$python" ../shared/checks/contract.py "${games[@]}"
 fi
-echo "== pytest"
-"$python" -m pytest -q -p no:cacheprovider "$@"
+# One pytest-xdist worker per core (MEEPLE_TEST_WORKERS sets another count, 0 runs in this process;
+# a later -n among the arguments wins). Tests that share an outside service are grouped in pyproject.toml.
+workers=${MEEPLE_TEST_WORKERS:-auto}
+echo "== pytest ($workers workers)"
+"$python" -m pytest -q -p no:cacheprovider -n "$workers" --dist loadgroup "$@"

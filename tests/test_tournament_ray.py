@@ -28,6 +28,8 @@ from meeple import cli, tournament
 from meeple.cli import app
 from meeple.tournament import LOCAL_RAY, RayUnavailable, run_tournament
 
+pytestmark = pytest.mark.xdist_group("ray")  # see pyproject.toml
+
 ROOT = Path(__file__).resolve().parents[1]
 READY_WITHIN = 120.0  # seconds for the command to start a local Ray (about 10 s on an idle 2-core machine)
 

@@ -84,6 +84,7 @@ def test_limits_are_refused_clearly_and_store_nothing(client: TestClient, databa
     assert lobby.json()["code"] == "chat_too_long" and stored_lines(database_url) == RATE_LINES
 
 
+@pytest.mark.xdist_group("redis")  # one Redis: see pyproject.toml
 def test_the_rate_limit_is_shared_by_every_process_on_one_redis() -> None:
     """With ``--workers N`` a sender's lines may reach any process: the count lives in Redis, so five lines
     through one process leave none for the sixth through another, and other senders are not affected."""

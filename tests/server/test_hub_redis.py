@@ -12,6 +12,8 @@ from meeple.server.hub import REDIS_CONNECTIONS, RedisHub
 from tests import aio
 from tests.services import IN_CI, redis_url
 
+pytestmark = pytest.mark.xdist_group("redis")  # see pyproject.toml
+
 
 def test_more_redis_commands_at_once_than_connections_wait_for_a_free_one() -> None:
     url = redis_url()

@@ -30,6 +30,8 @@ from meeple.server.patch import apply_patch
 from tests import aio
 from tests.services import IN_CI, postgres_url, redis_url
 
+pytestmark = pytest.mark.xdist_group("redis")  # see pyproject.toml
+
 ROOT = Path(__file__).resolve().parents[2]
 POSTGRES, REDIS = postgres_url(), redis_url()
 

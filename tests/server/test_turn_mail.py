@@ -212,6 +212,7 @@ def test_smtp_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 
+@pytest.mark.xdist_group("redis")  # one Redis: see pyproject.toml
 def test_a_process_that_does_not_follow_a_table_still_knows_who_is_at_it() -> None:
     """With several processes, the move that makes it Ada's turn may be made in one (or a bot worker)
     that holds none of the table's sockets: ``online_anywhere`` reads the table's presence in Redis."""
