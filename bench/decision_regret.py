@@ -23,8 +23,9 @@ match ``--games``, ``--first-game``, ``--per-game``, ``--players``, ``--max-acti
 reads the same file; one holding only the 0.7 values serves only the default).
 
 Each setting (``NAME=JSON``: changes to the hard level's settings for the game, and ``"omniscient":
-true`` for a search whose every world is the true state, what perfect inference would give; ``base``
-is always run first, unchanged) then decides every position once, with ``--budget`` seconds of the
+true`` for a search whose every world is the true state, what perfect inference would give; a
+``"time_limit"`` of its own replaces ``--budget``, e.g. the expert's 4.5 s; ``base`` is always run first,
+unchanged) then decides every position once, with ``--budget`` seconds of the
 searching thread's CPU time (the ``--budget-clock cpu`` of tournaments, so the machine's load cannot tilt the
 comparison) and seed = the position's number. Printed per setting: the mean regret ± its standard error,
 how often it chose the best-valued action, the mean iterations a decision, the mean paired difference of
@@ -184,7 +185,7 @@ def _decide(job: tuple[int, str, dict[str, Any]]) -> tuple[int, str, int]:
     changes = dict(overrides)
     if changes.pop("omniscient", False):
         state = omniscient(state)
-    search = build_search(game_name, number, {**changes, "time_limit": _JOB["budget"], "budget_clock": "cpu"})
+    search = build_search(game_name, number, {"time_limit": _JOB["budget"], **changes, "budget_clock": "cpu"})
     action = search.choose(state)
     return number, str(action), search.last_iterations
 
