@@ -502,7 +502,7 @@ class HeuristicBot:
                 else:
                     hand = info.hand
                     v = 4.0 if len(hand) < 3 else 2.5
-                    if many and v == 2.5 and len(hand) - len(info.useless()) >= 3:
+                    if many and len(hand) - len(info.useless()) >= 3:  # three useful cards (so v was 2.5)
                         v = 0.0
                     cost = info.cost
                     costs = sorted([cost[d] for d in set(hand) if not (mask >> d) & 1])
