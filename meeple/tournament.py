@@ -76,6 +76,19 @@ class GameRecord:
     decisions: int = 0  # the bots' choices (``actions`` may also hold moves the engine made by itself)
 
 
+def seat_bots(
+    kinds: Sequence[str], index: int, seed: int, budget_clock: str = "wall",
+) -> tuple[tuple[int, ...], list[Any]]:
+    """The seat of each entry in game ``index`` (rotated, so every entry sits everywhere) and the bots by
+    seat, each seeded from the game's seed and its entry: what makes a tournament game replayable."""
+    players = len(kinds)
+    seat_of_entry = tuple((entry + index) % players for entry in range(players))
+    bots: list[Any] = [None] * players
+    for entry, seat in enumerate(seat_of_entry):
+        bots[seat] = make_bot(kinds[entry], seed=f"{seed}:{entry}", budget_clock=budget_clock)
+    return seat_of_entry, bots
+
+
 def play_tournament_game(
     game_name: str, kinds: Sequence[str], index: int, seed: int, options: Mapping[str, Any] | None,
     budget_clock: str = "wall", on_action: Callable[[int], None] | None = None,
@@ -83,10 +96,7 @@ def play_tournament_game(
     """Play game ``index`` of a tournament, the searching bots' budgets on ``budget_clock``; a
     module-level function so worker processes can run it."""
     players = len(kinds)
-    seat_of_entry = tuple((entry + index) % players for entry in range(players))
-    bots: list[Any] = [None] * players
-    for entry, seat in enumerate(seat_of_entry):
-        bots[seat] = make_bot(kinds[entry], seed=f"{seed}:{entry}", budget_clock=budget_clock)
+    seat_of_entry, bots = seat_bots(kinds, index, seed, budget_clock)
     started = time.perf_counter()
     state = load_game(game_name).new_game(players=players, seed=seed, options=options)
     decisions = 0
