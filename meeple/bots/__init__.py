@@ -138,7 +138,7 @@ def hard_bot(seed: int | str = 0, **overrides: Any) -> HardBot:
 
 
 def expert_bot(seed: int | str = 0, **overrides: Any) -> Bot:
-    """The strongest level (``meeple/bots/expert.py``): the hard search for 4.5 s a move on every core."""
+    """The slowest level (``meeple/bots/expert.py``): the hard search for 4.5 s a move on every core."""
     from meeple.bots.expert import ExpertBot  # it builds on this module
 
     return ExpertBot(seed, **overrides)

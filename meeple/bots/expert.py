@@ -183,5 +183,6 @@ class ExpertBot:
 
 
 def expert_bot(seed: int | str = 0, **overrides: Any) -> ExpertBot:
-    """The strongest level: the hard search for 4.5 s on every core; keywords override its settings."""
+    """The slowest level, built to be the strongest: the hard search for 4.5 s on every core (docs/bots.md,
+    "The expert level", says what is measured); keywords override its settings."""
     return ExpertBot(seed, **overrides)
