@@ -73,13 +73,13 @@ def cases(name: str) -> list[Case]:
     above with the heuristic bot on every seat, and tournament games with the default options."""
     game = load_game(name)
     player_counts = range(game.min_players, game.max_players + 1)
-    own: list[Case] = [(players, options, seed, "self")
-           for players in player_counts for options in [{}, *OPTION_SETS.get(name, [])] for seed in SEEDS]
+    own: list[Case] = [(players, options, seed, "self") for players in player_counts
+                       for options in [{}, *OPTION_SETS.get(name, [])] for seed in SEEDS]
     more = MORE_SEEDS.get(name, {})
-    extra_self: list[Case] = [(players, {}, seed, "self")
-                  for players in player_counts for seed in more.get(players, ()) if seed not in SEEDS]
-    tournament: list[Case] = [(players, {}, seed, "tournament")
-                  for players in player_counts for seed in more.get(players, SEEDS)]
+    extra_self: list[Case] = [(players, {}, seed, "self") for players in player_counts
+                              for seed in more.get(players, ()) if seed not in SEEDS]
+    tournament: list[Case] = [(players, {}, seed, "tournament") for players in player_counts
+                              for seed in more.get(players, SEEDS)]
     return own + extra_self + tournament
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bots.heuristic_golden import cases, golden_path, mismatches
+from tests.bots.heuristic_golden import LINEUPS, cases, golden_path, mismatches
 
 #: The games whose golden file exists (the other games' lens work adds theirs).
 GAMES = ["citadels", "burgundy", "caylus", "palais_royal"]
@@ -23,6 +23,6 @@ def test_citadels_keeps_the_games_of_its_kept_tables() -> None:
     at each count, the medium bot on every seat and against random ones as a tournament seats them."""
     citadels = cases("citadels")
     for players in (2, 3, 4):
-        for lineup in ("self", "tournament"):
+        for lineup in LINEUPS:
             seeds = {seed for count, options, seed, kind in citadels if (count, options, kind) == (players, {}, lineup)}
             assert seeds >= set(range(1, 21)), (players, lineup)
