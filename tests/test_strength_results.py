@@ -47,3 +47,17 @@ def test_a_kept_run_is_whole_and_docs_show_its_line(folder: Path) -> None:
     assert strength_table.table_line(folder.name, result) in docs
     readme = (folder.parent / "README.md").read_text()
     assert f"`{folder.name}`" in readme, "the README says how each run was played"
+
+
+def test_docs_show_the_summary_of_the_kept_runs() -> None:
+    results = {folder.name: read_results(folder) for folder in RUNS}
+    docs = (ROOT / "docs" / "bots.md").read_text()
+    for line in strength_table.glance_table(results):
+        assert line in docs, f"docs/bots.md's summary lacks or differs from: {line}"
+
+
+def test_a_cell_of_the_summary_holds_one_current_run() -> None:
+    results = {folder.name: read_results(folder) for folder in RUNS}
+    twice = dict(results, **{"copy-" + name: result for name, result in results.items()})
+    with pytest.raises(ValueError, match="two current runs"):
+        strength_table.glance_table(twice)
