@@ -142,6 +142,7 @@ if [ -f ../shared/checks/contract.py ]; then
 fi
 # One pytest-xdist worker per core (MEEPLE_TEST_WORKERS sets another count, 0 runs in this process;
 # a later -n among the arguments wins). Tests that share an outside service are grouped in pyproject.toml.
+# The 25 slowest tests are listed at the end, so a run shows where its time went.
 workers=${MEEPLE_TEST_WORKERS:-auto}
 echo "== pytest ($workers workers)"
-"$python" -m pytest -q -p no:cacheprovider -n "$workers" --dist loadgroup "$@"
+"$python" -m pytest -q -p no:cacheprovider -n "$workers" --dist loadgroup --durations=25 "$@"
