@@ -127,13 +127,30 @@ def test_the_hard_level_reports_whether_its_last_search_stopped_early() -> None:
     assert bot.last_settled == search.last_settled
 
 
+class PassesFirst:
+    """Passes, and ranks its highest card next: a policy whose own choice loses where a pass ends the game."""
+
+    def choose(self, state: Any) -> Any:
+        return state.legal_actions()[-1]
+
+    def ranked(self, state: Any) -> list[Any]:
+        legal = list(state.legal_actions())
+        return [legal[-1], *reversed(legal[:-1])]
+
+
 def test_a_paired_root_stops_once_its_winner_cannot_change() -> None:
-    state = toy(*DOMINATED)
-    bot = timed_search(rollout_policy=RandomBot(4), paired_root=3, budget=0.3)
+    """Seat 0 has passed, so a pass of seat 1 (holding 6 and 9) ends the game, which seat 0 wins on the
+    tie: the paired root overrules the policy's pass for the 9 in nearly every world, and is sure of it
+    well before its budget's end (at about 70% of it), clear of the deadline's own stop at 97% of it. (A
+    close choice is sure only in the budget's last few hundredths, where that stop can come first.)"""
+    state = toy(2, 4)
+    state.apply("pass")
+    bot = timed_search(rollout_policy=PassesFirst(), paired_root=2, budget=0.3)
     action = bot.choose(state)
     settled = bot.last_settled
     assert bot.last_stopped_early and settled is not None
-    assert action == settled.leader
+    assert action == settled.leader == "play:9"
+    assert settled.spent < 0.9 * 0.3
 
 
 def test_a_paired_root_names_a_sure_winner_only_when_no_remaining_worlds_can_change_it() -> None:
