@@ -34,7 +34,7 @@ else
 fi
 "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "meeple needs Python 3.11 or newer" >&2; exit 1; }
 echo "== installing meeple and its test tools into $("$python" -c 'import sys; print(sys.prefix)')"
-"$python" -m pip install --quiet --disable-pip-version-check -e '.[test,postgres,research,ray]'
+"$python" -m pip install --quiet --disable-pip-version-check -e '.[test,postgres,research,ray,bench]'
 
 stop_cluster=""
 redis_dir=""

@@ -91,11 +91,10 @@ def test_migration_0002_goes_down_and_up_again(database_url: str) -> None:
     engine.dispose()
 
 
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)  # SQLite serves one process
 def test_servers_starting_at_once_on_one_postgresql_database_migrate_once(database_url: str) -> None:
     """Hosts behind one address may all start together on an empty database: without a lock, two ran the
     first migration at once and one died with "relation already exists"."""
-    if not database_url.startswith("postgresql"):
-        pytest.skip("SQLite serves one process")
     from concurrent.futures import ThreadPoolExecutor
 
     engines = [make_engine(database_url) for _ in range(3)]
