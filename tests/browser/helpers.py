@@ -72,6 +72,24 @@ def join_by_invite(page: Page, invite: str, name: str) -> None:
     take_seat(page, invite, name)
 
 
+#: How long (ms) ``click_action`` waits for the button it saw to take a click.
+ACTION_CLICK_MS = 3000
+
+
+def click_action(page: Page, which: str = "first") -> bool:
+    """Click the first (or last) move the page offers now; False if it offers none, or redrew without
+    one while the click waited (its own move's answer came, the other seat moved, the game ended):
+    a loop playing a game just looks again. A plain click there waited for a button that never came."""
+    buttons = page.locator("#actions button.action")
+    if page.locator("body.waiting-for-server").count() or not buttons.count():
+        return False
+    try:
+        (buttons.last if which == "last" else buttons.first).click(timeout=ACTION_CLICK_MS)
+    except PlaywrightTimeoutError:
+        return False
+    return True
+
+
 def first_preferred(actions: Sequence[str], preference: Sequence[str]) -> str:
     """The first action starting with the earliest prefix of ``preference``; else the first action."""
     for prefix in preference:

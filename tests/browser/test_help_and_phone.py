@@ -20,7 +20,14 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 from meeple.core.registry import game_names
 from meeple.server.explain import explain
 from tests.browser.conftest import ROOT, Server
-from tests.browser.helpers import create_table, drawn_version, fill_lobby, go_on_when_asked, wait_past_version
+from tests.browser.helpers import (
+    click_action,
+    create_table,
+    drawn_version,
+    fill_lobby,
+    go_on_when_asked,
+    wait_past_version,
+)
 from tests.browser.test_citadels_table import choose
 
 HELP = ROOT / "meeple" / "web" / "help"
@@ -204,8 +211,7 @@ def test_replay_page_has_the_help_button_and_arrows_wait_while_it_is_open(browse
     for _ in range(200):
         if page.locator("#final-scores").count():
             break
-        if page.locator("#actions button.action").count() and not page.locator("body.waiting-for-server").count():
-            page.locator("#actions button.action").first.click()
+        click_action(page)
         page.wait_for_timeout(30)
     page.click("#replay-link")
     expect(page.locator("#replay-position")).to_contain_text("step 0 of")

@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, expect
 
 from meeple.server.ratings import MIN_MOVES_RATED
 from tests.browser.conftest import Server
-from tests.browser.helpers import create_table, fill_lobby, take_seat
+from tests.browser.helpers import click_action, create_table, fill_lobby, take_seat
 from tests.browser.test_toy_table import create_toy_table
 
 
@@ -31,9 +31,7 @@ def test_a_profile_shows_the_rating_chart_and_a_replay_link_after_a_finished_gam
     for _ in range(60):
         if page.locator("#final-scores").count():
             break
-        buttons = page.locator("#actions button.action")
-        if buttons.count():
-            buttons.last.click()
+        click_action(page, "last")
         page.wait_for_timeout(100)
     expect(page.locator("#final-scores")).to_be_visible()
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import Browser, expect
 
 from tests.browser.conftest import Server
-from tests.browser.helpers import join_by_invite
+from tests.browser.helpers import click_action, join_by_invite
 from tests.browser.test_toy_table import create_toy_table
 
 
@@ -23,7 +23,7 @@ def test_two_players_rematch_by_clicking(browser: Browser, server: Server) -> No
         if mover is None:
             ada.wait_for_timeout(50)
             continue
-        mover.locator("#actions button.action").last.click()
+        click_action(mover, "last")
         ada.wait_for_timeout(100)
     expect(bob.locator("#final-scores")).to_be_visible()
     expect(bob.locator("#rematch-accept")).to_have_count(0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import Server
-from tests.browser.helpers import create_table, fill_lobby, join_by_invite
+from tests.browser.helpers import click_action, create_table, fill_lobby, join_by_invite
 
 
 def create_toy_table(page: Page, server: Server, name: str, second_seat: str) -> str:
@@ -45,7 +45,7 @@ def test_two_browsers_play_the_toy_game_by_clicking(browser: Browser, server: Se
             ada.wait_for_timeout(50)
             continue
         page = pages[mover]
-        page.locator("#actions button.action").first.click()
+        click_action(page)
         if not reloaded:  # a reload keeps the seat (cookie) and restores the table
             bob.reload()
             expect(bob.locator(".seat-chip.me")).to_contain_text("Bob")
@@ -89,7 +89,6 @@ def test_a_table_with_a_bot_continues_after_the_server_is_killed(browser: Browse
     for _ in range(20):
         if page.locator("#final-scores").count():
             break
-        if page.locator("#actions button.action").count():
-            page.locator("#actions button.action").last.click()
+        click_action(page, "last")
         page.wait_for_timeout(100)
     expect(page.locator("#final-scores")).to_be_visible()
