@@ -8,7 +8,7 @@ import json
 import re
 import time
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
@@ -76,7 +76,7 @@ def join_by_invite(page: Page, invite: str, name: str) -> None:
 ACTION_CLICK_MS = 3000
 
 
-def click_action(page: Page, which: str = "first") -> bool:
+def click_action(page: Page, which: Literal["first", "last"] = "first") -> bool:
     """Click the first (or last) move the page offers now; False if it offers none, or redrew without
     one while the click waited (its own move's answer came, the other seat moved, the game ended):
     a loop playing a game just looks again. A plain click there waited for a button that never came."""
