@@ -14,7 +14,7 @@ from types import ModuleType
 
 import pytest
 
-from meeple.tournament import SUMMARY_JSON, read_results
+from meeple.tournament import SUMMARY_JSON, TournamentResult, read_results
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -49,15 +49,19 @@ def test_a_kept_run_is_whole_and_docs_show_its_line(folder: Path) -> None:
     assert f"`{folder.name}`" in readme, "the README says how each run was played"
 
 
-def test_docs_show_the_summary_of_the_kept_runs() -> None:
-    results = {folder.name: read_results(folder) for folder in RUNS}
+@pytest.fixture(scope="module")
+def kept_results() -> dict[str, TournamentResult]:
+    """Every kept run by its folder's name, read once for the summary's tests."""
+    return {folder.name: read_results(folder) for folder in RUNS}
+
+
+def test_docs_show_the_summary_of_the_kept_runs(kept_results: dict[str, TournamentResult]) -> None:
     docs = (ROOT / "docs" / "bots.md").read_text()
-    for line in strength_table.glance_table(results):
+    for line in strength_table.glance_table(kept_results):
         assert line in docs, f"docs/bots.md's summary lacks or differs from: {line}"
 
 
-def test_a_cell_of_the_summary_holds_one_current_run() -> None:
-    results = {folder.name: read_results(folder) for folder in RUNS}
-    twice = dict(results, **{"copy-" + name: result for name, result in results.items()})
+def test_a_cell_of_the_summary_holds_one_current_run(kept_results: dict[str, TournamentResult]) -> None:
+    twice = dict(kept_results, **{"copy-" + name: result for name, result in kept_results.items()})
     with pytest.raises(ValueError, match="two current runs"):
         strength_table.glance_table(twice)
