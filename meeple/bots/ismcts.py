@@ -52,6 +52,13 @@ Generic improvements over the plain algorithm (nothing here knows which game it 
   (1–2% of a Citadels search's time). Only in a process whose one thread is the search's (the CLI, a
   tournament worker): the collector is the process's, so a server's bot thread must not pause it for
   the server's other threads, nor race another search to switch it back on.
+- **Worlds weighed by belief** (optional, ``belief_worlds=k``): each world is the one kept of ``k``
+  determinizations, drawn with chances in proportion to the policy's ``world_likelihood(world, seat)``
+  (sampling-importance-resampling): how likely what the other seats did this round is in that world
+  if they play as the policy would (``None`` where it has nothing to weigh: the first is kept). A
+  determinization deals hidden cards at random among what the seat's knowledge allows; players'
+  choices tell more (in Citadels, who took which character from the pools they were offered), and
+  worlds that explain those choices better are drawn more often.
 - **Other seats follow the policy** (optional, ``opponents_follow_policy``): inside the tree, a seat
   other than the bot's plays the policy's choice in the world at hand instead of being searched by
   UCB. Where the other seats *are* that policy (the hard level's measured opponents), the tree then
@@ -273,9 +280,12 @@ class ISMCTSBot:
     never). ``world_reuse``: iterations per determinization.
     ``opponents_follow_policy``: the other seats play the policy's choice inside the tree (needs a
     rollout policy). ``budget_clock``: how ``time_limit`` is measured, one of ``BUDGET_CLOCKS``.
-    ``stop_when_settled``: with a time budget and no iteration budget, stop once no iterations the
-    rest of the budget could run would change the choice (module docstring); when off, the search
-    still records where it would have stopped (``last_settled``).
+    ``belief_worlds``: determinizations drawn for each world kept, weighed by the policy's
+    ``world_likelihood`` (1: every determinization is kept, as in plain ISMCTS; a policy without
+    ``world_likelihood`` keeps every one too). ``stop_when_settled``: with a time budget and no
+    iteration budget, stop once no iterations the rest of the budget could run would change the choice
+    (module docstring); when off, the search still records where it would have stopped
+    (``last_settled``).
     """
 
     name = "ismcts"
@@ -304,11 +314,14 @@ class ISMCTSBot:
         rollout_boundary_from: int | None = None,
         rollout_to_end_from: float | None = None,
         stop_when_settled: bool = True,
+        belief_worlds: int = 1,
     ) -> None:
         if iterations is None and time_limit is None:
             raise ValueError("ISMCTS needs an iteration budget or a time limit")
         if world_reuse < 1:
             raise ValueError("a determinization serves at least one iteration")
+        if belief_worlds < 1:
+            raise ValueError("a world is drawn from at least one determinization")
         check_budget_clock(budget_clock)
         self._progress: Callable[[GameState[Any]], float] | None = None
         if rollout_to_end_from is not None:
@@ -334,6 +347,8 @@ class ISMCTSBot:
         self.paired_margin = paired_margin
         self.paired_z = paired_z
         self.world_reuse = world_reuse
+        self.belief_worlds = belief_worlds
+        self._likelihood: Callable[[GameState[Any], int], float | None] | None = None
         self.opponents_follow_policy = opponents_follow_policy and rollout_policy is not None
         self.budget_clock = budget_clock
         self.stop_when_settled = stop_when_settled
@@ -393,6 +408,7 @@ class ISMCTSBot:
         self._seat = seat
         self._rollouts = 0
         self._policy_choose = self._policy_for(state)
+        self._likelihood = self._likelihood_for(state) if self.belief_worlds > 1 else None
         paused = _pause_collector()
         try:
             if self.paired_root is not None and self.rollout_policy is not None:
@@ -450,7 +466,7 @@ class ISMCTSBot:
                         statistics.stopped_early = True
                         break
             if world is None or uses >= reuse:
-                world = state.determinize(seat, self.rng.fork())
+                world = self._sample_world(state, seat)
                 worlds += 1
                 uses = 0
             uses += 1
@@ -545,7 +561,7 @@ class ISMCTSBot:
                     if self._may_stop:
                         statistics.stopped_early = True
                         break
-            world = state.determinize(seat, self.rng.fork())
+            world = self._sample_world(state, seat)
             rewards = []
             for node in nodes:
                 copy = world.clone()
@@ -653,6 +669,42 @@ class ISMCTSBot:
             return None
         bot_for = getattr(policy, "bot_for", None)
         return bot_for(state).choose if bot_for is not None else policy.choose
+
+    def _likelihood_for(self, state: GameState[Any]) -> Callable[[GameState[Any], int], float | None] | None:
+        """The policy's ``world_likelihood`` for this game, if it has one."""
+        policy = self.rollout_policy
+        if policy is None:
+            return None
+        bot_for = getattr(policy, "bot_for", None)
+        bot = bot_for(state) if bot_for is not None else policy
+        likelihood: Callable[[GameState[Any], int], float | None] | None = getattr(bot, "world_likelihood", None)
+        return likelihood
+
+    def _sample_world(self, state: GameState[Any], seat: int) -> GameState[Any]:
+        """A determinization of ``state`` for ``seat``; with a belief, the one of ``belief_worlds`` drawn
+        in proportion to their likelihoods (one draw of the bot's generator per candidate, and one more)."""
+        likelihood = self._likelihood
+        first = state.determinize(seat, self.rng.fork())
+        if likelihood is None:
+            return first
+        weight = likelihood(first, seat)
+        if weight is None:  # nothing to weigh in this position
+            return first
+        candidates = [first]
+        weights = [weight]
+        for _ in range(self.belief_worlds - 1):
+            world = state.determinize(seat, self.rng.fork())
+            candidates.append(world)
+            weights.append(likelihood(world, seat) or 0.0)
+        total = sum(weights)
+        if not total > 0.0:  # nothing explains what was seen better than anything else
+            return candidates[self.rng.randbelow(len(candidates))]
+        point = self.rng.random() * total
+        for world, weight in zip(candidates, weights, strict=True):
+            point -= weight
+            if point < 0.0:
+                return world
+        return candidates[-1]
 
     def _policy_action(self, state: GameState[Any], actions: Sequence[Any]) -> Any:
         """The rollout policy's choice, or ``None`` without a policy (or if it answers nonsense)."""

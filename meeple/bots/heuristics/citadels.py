@@ -52,7 +52,8 @@ Ties are broken by a tiny noise from the bot's own seeded generator, so a seed g
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Sequence
 from operator import attrgetter
 from typing import Any
 
@@ -134,6 +135,11 @@ MANY_PLAYERS_MERCHANT = 5.0
 #: The Assassin's extra gain from ``MANY_PLAYERS`` on when it can complete our city (``_char_gains``).
 MANY_PLAYERS_FINISH = 5.0
 #: The legal actions of a turn that has only gold or cards to choose between.
+#: ``world_likelihood``: how sharply another seat is taken to prefer the characters this bot would
+#: pick (per gold-equivalent of its ``_pick_scores``), and the share of picks taken to be anyone's guess.
+PICK_SOFTNESS = 2.0
+PICK_NOISE = 0.25
+
 _GOLD_OR_DRAW = (GOLD, DRAW)
 
 
@@ -570,11 +576,15 @@ class HeuristicBot:
         return v
 
     def _pick(self, lens: CitadelsLens, info: _Info, legal: tuple[Act, ...]) -> Act:
-        me = info.me
-        gold = info.gold[me]
         chars = _CHARACTERS_OFFERED.get(legal)
         if chars is None:
             chars = _CHARACTERS_OFFERED[legal] = [a.a for a in legal]
+        return noisy_best(legal, self._pick_scores(info, chars), self.rng)
+
+    def _pick_scores(self, info: _Info, chars: Sequence[int]) -> list[float]:
+        """How much the bot would like each character of ``chars`` offered to it in the draft."""
+        me = info.me
+        gold = info.gold[me]
         scores = self._char_gains(info, me, chars)
         # A rich hand is a Thief's target: ranks the Thief cannot rob are safer.
         if gold >= 5:
@@ -595,7 +605,37 @@ class HeuristicBot:
                 if g is None:
                     g = rival_gains[rival | c] = self._char_gains(info, leader, (c,))[0]
                 scores[index] += 0.15 * g * deny
-        return noisy_best(legal, scores, self.rng)
+        return scores
+
+    def world_likelihood(self, world: GameState[Any], seat: int) -> float | None:
+        """How likely this round's picks of the seats other than ``seat`` are in ``world`` (a
+        ``determinize(seat)`` copy, which deals them characters at random among those its knowledge
+        allows) if they draft as this bot would, softened by ``PICK_SOFTNESS`` and ``PICK_NOISE`` since
+        they may not: a search weighing its worlds by it deals a rich player the Thief less often than
+        the Architect it would rather have. Relative: only the ratio between worlds means anything.
+
+        The picks are judged on the position as it is now, which is the one they were made in during the
+        draft and nearly so in the first turns; once the Magician's rank has been called, turns have moved
+        gold and cards about, and the picks no longer tell the true deal from others
+        (``tests/bots/test_belief.py``): ``None``, nothing to weigh."""
+        if CitadelsLens(world, seat).character > MAGICIAN:
+            return None
+        likelihood = 1.0
+        for other in range(world.players):
+            if other == seat:
+                continue
+            lens = CitadelsLens(world, other)
+            picks = lens.draft_picks
+            if not picks:
+                continue
+            info = _Info(lens, self)
+            for pool, took in picks:
+                scores = self._pick_scores(info, pool)
+                top = max(scores)
+                weights = [math.exp(PICK_SOFTNESS * (score - top)) for score in scores]
+                chance = weights[pool.index(took)] / sum(weights)
+                likelihood *= PICK_NOISE / len(pool) + (1.0 - PICK_NOISE) * chance
+        return likelihood
 
     def _discard(self, lens: CitadelsLens, info: _Info, legal: tuple[Act, ...]) -> Act:
         opp = 1 - info.me if info.n == 2 else info.leader()

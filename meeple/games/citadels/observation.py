@@ -47,6 +47,7 @@ from meeple.games.citadels.state import (
     P_REDRAW,
     PHASE_NAMES,
     S_AUTO_FD,
+    S_PICK,
 )
 
 if TYPE_CHECKING:
@@ -324,6 +325,24 @@ class CitadelsLens(Lens):
                 picks.append((entry[3], entry[4]))
         picks.reverse()
         return picks
+
+    @property
+    def draft_picks(self) -> list[tuple[tuple[int, ...], int]]:
+        """``offered_pools`` read from the draft's steps instead of the log: the same on a real state, and
+        on a ``determinize`` copy (whose log keeps only the observer's entries) the pools and picks of the
+        characters that copy dealt, which is what a search weighing its worlds needs."""
+        state = self._state
+        seat = self.seat
+        steps = state.steps
+        reserve = -1
+        if state.players == 7:
+            reserve = state.reserved if state.reserved >= 0 else steps[0][2]
+        pools = state._draft_pools([c for (_, _, c) in steps], reserve, state.pool)
+        return [
+            (tuple(sorted(pool)), c)
+            for (st, kind, c), pool in zip(steps, pools, strict=False)
+            if st == seat and kind == S_PICK and pool is not None
+        ]
 
     @property
     def leftover_seen(self) -> int:
