@@ -5,6 +5,9 @@ by the draft")."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -145,3 +148,17 @@ def test_a_belief_search_decides_the_same_on_a_redeal_of_what_its_seat_cannot_se
                                          mid_game("citadels", players, seed=seed, steps=15 + 10 * seed), 1000 + seed)
                for seed in (1, 2, 3)]
     assert any(redealt)
+
+
+def test_the_pick_model_bench_fits_the_heuristics_own_picks() -> None:
+    """``bench/pick_model.py`` on the medium level: every pick is the heuristic's favourite, and the best
+    model on the grid explains the picks far better than a uniform guess."""
+    script = Path(__file__).resolve().parents[2] / "bench" / "pick_model.py"
+    out = subprocess.run([sys.executable, str(script), "--games", "2", "--level", "medium"], check=True,
+                         capture_output=True, text=True).stdout
+    figures = dict(line.rsplit(" ", 1) for line in out.splitlines())
+    assert int(figures["medium: picks"]) >= 20
+    assert float(figures["medium: the heuristic's favourite"]) == 1.0
+    uniform = float(figures["medium: log-likelihood a pick, uniform"])
+    best = next(float(value) for key, value in figures.items() if "best softness" in key)
+    assert uniform < -1.0 and best > -0.1

@@ -137,8 +137,11 @@ MANY_PLAYERS_FINISH = 5.0
 #: The legal actions of a turn that has only gold or cards to choose between.
 #: ``world_likelihood``: how sharply another seat is taken to prefer the characters this bot would
 #: pick (per gold-equivalent of its ``_pick_scores``), and the share of picks taken to be anyone's guess.
-PICK_SOFTNESS = 2.0
-PICK_NOISE = 0.25
+#: Fitted by likelihood to the hard level's picks (it takes this bot's favourite in 60% of them), the
+#: opponent the expert is measured against; this bot's own picks would fit 20 and 0.02 (docs/bots.md,
+#: "Worlds weighed by the draft").
+PICK_SOFTNESS = 1.0
+PICK_NOISE = 0.05
 
 _GOLD_OR_DRAW = (GOLD, DRAW)
 
@@ -580,6 +583,11 @@ class HeuristicBot:
         if chars is None:
             chars = _CHARACTERS_OFFERED[legal] = [a.a for a in legal]
         return noisy_best(legal, self._pick_scores(info, chars), self.rng)
+
+    def pick_scores(self, lens: CitadelsLens, chars: Sequence[int]) -> list[float]:
+        """How much the seat of ``lens`` would like each character of ``chars`` if this bot drafted for it
+        (what ``world_likelihood`` weighs picks by, and ``bench/pick_model.py`` fits it to)."""
+        return self._pick_scores(_Info(lens, self), chars)
 
     def _pick_scores(self, info: _Info, chars: Sequence[int]) -> list[float]:
         """How much the bot would like each character of ``chars`` offered to it in the draft."""
