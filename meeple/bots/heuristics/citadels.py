@@ -134,15 +134,14 @@ MANY_PLAYERS = 5
 MANY_PLAYERS_MERCHANT = 5.0
 #: The Assassin's extra gain from ``MANY_PLAYERS`` on when it can complete our city (``_char_gains``).
 MANY_PLAYERS_FINISH = 5.0
-#: The legal actions of a turn that has only gold or cards to choose between.
 #: ``world_likelihood``: how sharply another seat is taken to prefer the characters this bot would
 #: pick (per gold-equivalent of its ``_pick_scores``), and the share of picks taken to be anyone's guess.
-#: Fitted by likelihood to the hard level's picks (it takes this bot's favourite in 60% of them), the
-#: opponent the expert is measured against; this bot's own picks would fit 20 and 0.02 (docs/bots.md,
-#: "Worlds weighed by the draft").
+#: Fitted by likelihood to the hard level's picks (it takes this bot's favourite in 63% of them), the
+#: opponent the expert is measured against; this bot's own picks would fit 20 and 0.01
+#: (``bench/pick_model.py``; docs/bots.md, "Worlds weighed by the draft").
 PICK_SOFTNESS = 1.0
 PICK_NOISE = 0.05
-
+#: The legal actions of a turn that has only gold or cards to choose between.
 _GOLD_OR_DRAW = (GOLD, DRAW)
 
 
