@@ -340,7 +340,7 @@ class CitadelsLens(Lens):
         pools = state._draft_pools([c for (_, _, c) in steps], reserve, state.pool)
         return [
             (tuple(sorted(pool)), c)
-            for (st, kind, c), pool in zip(steps, pools, strict=False)
+            for (st, kind, c), pool in zip(steps, pools, strict=False)  # pools end with the open one, no step
             if st == seat and kind == S_PICK and pool is not None
         ]
 
