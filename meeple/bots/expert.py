@@ -30,15 +30,16 @@ from meeple.core.contract import GameState
 EXPERT_SETTINGS: dict[str, Any] = {"time_limit": 4.5}
 
 #: Per-game changes on top of that: with ten to twenty times the hard level's iterations, the noise
-#: of the estimates falls and the evaluation's bias at the cutoff matters more, so rollouts look about
-#: twice as far ahead (Citadels' 20 decisions are now hard's own, which chose better than 10 at hard's
-#: budget); Burgundy's paired root weighs four candidates instead of three. Caylus keeps hard's cut at a
-#: late turn's start: rollouts to the end chose no better than it with a fifth of its iterations
-#: (docs/bots.md, "Caylus: what changed"), and the expert so set lost its first two games to hard.
+#: of the estimates falls and the evaluation's bias at the cutoff matters more, so Burgundy's rollouts
+#: look twice as far ahead and its paired root weighs four candidates instead of three (Citadels' 20
+#: decisions are now hard's own, which chose better than 10 at hard's budget). Where the longer rollouts
+#: were played against hard they lost: Caylus' rollouts to the end chose no better than hard's cut at a
+#: late turn's start with a fifth of its iterations (docs/bots.md, "Caylus: what changed") and lost the
+#: expert's first two games, and Palais Royal's cut after 30 decisions (hard's: 12) lost both of its two
+#: (docs/bots.md, "The expert level"), so both keep hard's cut.
 EXPERT_SETTINGS_BY_GAME: dict[str, dict[str, Any]] = {
     "burgundy": {"paired_root": 4, "rollout_cutoff": 40},
     "citadels": {"rollout_cutoff": 20},
-    "palais_royal": {"rollout_cutoff": 30},
 }
 
 #: Seconds the main process waits for a worker beyond the deadline before going on without it.
