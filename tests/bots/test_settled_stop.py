@@ -41,55 +41,58 @@ def test_a_time_budget_stops_once_the_runner_up_cannot_catch_up() -> None:
     assert settled.spent < 0.97 * 0.25
 
 
+class StopTally:
+    """Settled points of pairs of searches with one seed and budget, the stop off (``full``) and on
+    (``early``), and whether each was a promise kept.
+
+    The same seed grows the same tree up to a settled point, so where the full run went on past it by no
+    more iterations than the point's bound allowed, the full run's choice must be the point's leader. A
+    budget of CPU time holds more or fewer iterations from run to run, and the bound is the rate so far
+    times the time left: on a machine whose load changes mid-search the full run may outrun it (a CI run
+    beside two tournaments once saw it, and the leader change), so only a covered point is a promise, and
+    most points must be covered."""
+
+    def __init__(self) -> None:
+        self.points = self.covered = self.stops = 0
+
+    def add(self, full: Any, full_choice: Any, early: Any, early_choice: Any) -> None:  # ISMCTSBot or HardBot
+        if early.last_stopped_early:
+            self.stops += 1
+            assert early.last_settled is not None and early.last_settled.iterations == early.last_iterations
+            assert str(early.last_settled.leader) == str(early_choice)
+        for run in (full, early):
+            settled = run.last_settled
+            if settled is None or settled.iterations > full.last_iterations:  # the full run never got there
+                continue
+            self.points += 1
+            if full.last_iterations - settled.iterations <= settled.bound:
+                self.covered += 1
+                assert str(settled.leader) == str(full_choice)
+
+    def check(self, stops: int) -> None:
+        assert self.stops >= stops and self.points >= 1 and self.covered >= self.points / 2
+
+
 def test_the_stopped_choice_is_the_full_budget_choice_with_the_same_seed() -> None:
-    """The same seed grows the same tree up to the stop; where the full budget ran no more iterations past
-    that point than the stop's bound allowed, its leader never changed after it. (A budget of CPU time
-    holds more or fewer iterations from run to run, and the bound is the rate so far times the time
-    left: on a machine whose load changes mid-search the full run may outrun it, and only a stop whose
-    bound covered the full run is a promise about it. Most do, even beside two tournaments.)"""
-    points = stopped = covered = 0  # settled points found, early stops, and those the bound held for
+    tally = StopTally()
     for players, seed in TOY_POSITIONS:
         full = timed_search(seed=seed, stop_when_settled=False)
         full_choice = full.choose(toy(players, seed))
         early = timed_search(seed=seed)
-        early_choice = early.choose(toy(players, seed))
-        if full.last_settled is not None:
-            points += 1
-            if full.last_iterations - full.last_settled.iterations <= full.last_settled.bound:
-                covered += 1
-                assert full.last_settled.leader == full_choice
-        settled = early.last_settled
-        if early.last_stopped_early and early.last_iterations <= full.last_iterations:
-            assert settled is not None and settled.iterations == early.last_iterations
-            points += 1
-            stopped += 1
-            if full.last_iterations - settled.iterations <= settled.bound:
-                covered += 1
-                assert early_choice == full_choice
-    assert stopped >= 3 and covered >= points / 2
+        tally.add(full, full_choice, early, early.choose(toy(players, seed)))
+    tally.check(stops=3)
 
 
 def test_hard_stops_with_the_choice_of_its_full_budget() -> None:
-    """Citadels, where most choices settle before the budget's end (docs/bots.md); as in the toy test
-    above, only a settled point whose bound held for the full run is a promise about its choice."""
-    points = stopped = covered = 0
+    """Citadels, where most choices settle before the budget's end (docs/bots.md)."""
+    tally = StopTally()
     for seed in (1, 2, 3, 4):
         state = mid_game("citadels", 4, seed=seed, steps=20 + 15 * seed)
         full = hard_bot(seed, time_limit=0.4, budget_clock="cpu", stop_when_settled=False)
         full_choice = full.choose(state.clone())
         early = hard_bot(seed, time_limit=0.4, budget_clock="cpu")
-        early_choice = early.choose(state.clone())
-        for run, choice in ((full, full_choice), (early, early_choice)):
-            settled = run.last_settled
-            if settled is None or (run is early and not (early.last_stopped_early
-                                                         and early.last_iterations <= full.last_iterations)):
-                continue
-            points += 1
-            stopped += run is early
-            if full.last_iterations - settled.iterations <= settled.bound:
-                covered += 1
-                assert str(choice) == str(full_choice) == str(settled.leader)
-    assert stopped >= 1 and covered >= points / 2
+        tally.add(full, full_choice, early, early.choose(state.clone()))
+    tally.check(stops=1)
 
 
 def test_an_iteration_budget_runs_every_iteration_even_when_settled() -> None:
