@@ -50,7 +50,10 @@ def table_line(name: str, result: TournamentResult) -> str:
 GLANCE_PAIRINGS = (("hard", "medium"), ("expert", "hard"))
 GLANCE_PLAYERS = (2, 3, 4)
 #: Runs of a level's earlier settings, kept for the record but not what the level plays now.
-SUPERSEDED = {"caylus-expert-end-2p": "the expert with Caylus' rollouts played to the end"}
+SUPERSEDED = {
+    "caylus-expert-end-2p": "the expert with Caylus' rollouts played to the end",
+    "palais_royal-expert-2p": "the expert with Palais Royal's rollouts cut after 30 decisions",
+}
 
 
 def pairing(result: TournamentResult) -> tuple[str, str] | None:
