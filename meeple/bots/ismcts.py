@@ -662,22 +662,23 @@ class ISMCTSBot:
         self._expired = now + self._slowest >= self._deadline
         return self._expired
 
-    def _policy_for(self, state: GameState[Any]) -> Callable[[GameState[Any]], Any] | None:
-        """The policy's ``choose`` for this game, looked up once per search rather than per decision."""
+    def _policy_bot(self, state: GameState[Any]) -> Bot | None:
+        """The bot that plays the policy in this game (a ``RolloutPolicy`` names the game's own)."""
         policy = self.rollout_policy
         if policy is None:
             return None
         bot_for = getattr(policy, "bot_for", None)
-        return bot_for(state).choose if bot_for is not None else policy.choose
+        return bot_for(state) if bot_for is not None else policy
+
+    def _policy_for(self, state: GameState[Any]) -> Callable[[GameState[Any]], Any] | None:
+        """The policy's ``choose`` for this game, looked up once per search rather than per decision."""
+        bot = self._policy_bot(state)
+        return None if bot is None else bot.choose
 
     def _likelihood_for(self, state: GameState[Any]) -> Callable[[GameState[Any], int], float | None] | None:
         """The policy's ``world_likelihood`` for this game, if it has one."""
-        policy = self.rollout_policy
-        if policy is None:
-            return None
-        bot_for = getattr(policy, "bot_for", None)
-        bot = bot_for(state) if bot_for is not None else policy
-        likelihood: Callable[[GameState[Any], int], float | None] | None = getattr(bot, "world_likelihood", None)
+        likelihood: Callable[[GameState[Any], int], float | None] | None = getattr(
+            self._policy_bot(state), "world_likelihood", None)
         return likelihood
 
     def _sample_world(self, state: GameState[Any], seat: int) -> GameState[Any]:
