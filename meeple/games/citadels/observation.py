@@ -333,14 +333,10 @@ class CitadelsLens(Lens):
         characters that copy dealt, which is what a search weighing its worlds needs."""
         state = self._state
         seat = self.seat
-        steps = state.steps
-        reserve = -1
-        if state.players == 7:
-            reserve = state.reserved if state.reserved >= 0 else steps[0][2]
-        pools = state._draft_pools([c for (_, _, c) in steps], reserve, state.pool)
+        pools = state._dealt_draft_pools()
         return [
             (tuple(sorted(pool)), c)
-            for (st, kind, c), pool in zip(steps, pools, strict=False)  # pools end with the open one, no step
+            for (st, kind, c), pool in zip(state.steps, pools, strict=False)  # pools end with the open one, no step
             if st == seat and kind == S_PICK and pool is not None
         ]
 

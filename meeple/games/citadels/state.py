@@ -1510,6 +1510,12 @@ class CitadelsState(GameState[Act]):
         other._resample_characters(seat, sampler)
         return other
 
+    def _dealt_draft_pools(self) -> list[frozenset[int] | None]:
+        """``_draft_pools`` of the characters as dealt in this state (a ``determinize`` copy: as it dealt them)."""
+        steps = self.steps
+        reserve = steps[0][2] if self.players == 7 else -1
+        return self._draft_pools([c for (_, _, c) in steps], reserve, self.pool)
+
     def _draft_pools(self, cards: list[int], reserve: int, pool: list[int]) -> list[frozenset[int] | None]:
         """The pool each draft decision saw, for step cards ``cards``; the last entry is the open pool."""
         avail = set(range(8)).difference(self.faceup)
@@ -1538,7 +1544,6 @@ class CitadelsState(GameState[Act]):
         steps = self.steps
         n_steps = len(steps)
         seven = self.players == 7
-        reserve_step = steps[0][2] if seven else -1
         returned = seven and self.reserved < 0
         # Slots: step cards (the 7-player reserve step is a pointer once returned), then the open pool.
         cards = [c for (_, _, c) in steps] + list(self.pool)
@@ -1564,7 +1569,7 @@ class CitadelsState(GameState[Act]):
             r for r in range(8)
             if self.phase >= P_TURN and r < self.rank and not revealed >> r & 1 and r != self.killed
         ]
-        real_pools = self._draft_pools([c for (_, _, c) in steps], reserve_step, self.pool)
+        real_pools = self._dealt_draft_pools()
         watched = [
             i for i, (st, kind, _) in enumerate(steps)
             if seat is not None and st == seat and kind in (S_PICK, S_DISCARD)
