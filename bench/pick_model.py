@@ -27,12 +27,7 @@ NOISE_GRID = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7)
 
 def mean_log_likelihood(picks: Sequence[tuple[list[float], int]], softness: float, noise: float) -> float:
     """Per pick, of ``(scores of the characters offered, index of the one taken)``."""
-    total = 0.0
-    for scores, taken in picks:
-        top = max(scores)
-        weights = [math.exp(softness * (score - top)) for score in scores]
-        total += math.log(noise / len(scores) + (1.0 - noise) * weights[taken] / sum(weights))
-    return total / len(picks)
+    return sum(math.log(heuristic.pick_chance(scores, taken, softness, noise)) for scores, taken in picks) / len(picks)
 
 
 def main() -> None:

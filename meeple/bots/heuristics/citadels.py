@@ -145,6 +145,15 @@ PICK_NOISE = 0.05
 _GOLD_OR_DRAW = (GOLD, DRAW)
 
 
+def pick_chance(scores: Sequence[float], taken: int, softness: float = PICK_SOFTNESS,
+                noise: float = PICK_NOISE) -> float:
+    """The chance that a seat scoring the characters offered ``scores`` (``HeuristicBot.pick_scores``)
+    takes the one at ``taken``: a softmax of the scores times ``softness``, mixed with a uniform guess."""
+    top = max(scores)
+    weights = [math.exp(softness * (score - top)) for score in scores]
+    return noise / len(scores) + (1.0 - noise) * weights[taken] / sum(weights)
+
+
 class _Public:
     """What the public facts alone decide: each seat's threat, who nears completion, the rivals' gains of
     each character. The bot keeps it across decisions while those facts stand (``_Info.public``): every
@@ -637,11 +646,7 @@ class HeuristicBot:
                 continue
             info = _Info(lens, self)
             for pool, took in picks:
-                scores = self._pick_scores(info, pool)
-                top = max(scores)
-                weights = [math.exp(PICK_SOFTNESS * (score - top)) for score in scores]
-                chance = weights[pool.index(took)] / sum(weights)
-                likelihood *= PICK_NOISE / len(pool) + (1.0 - PICK_NOISE) * chance
+                likelihood *= pick_chance(self._pick_scores(info, pool), pool.index(took))
         return likelihood
 
     def _discard(self, lens: CitadelsLens, info: _Info, legal: tuple[Act, ...]) -> Act:
