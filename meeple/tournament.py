@@ -42,6 +42,8 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from meeple.bots import check_budget_clock, make_bot
+from meeple.core import registry
+from meeple.core.processes import pool_context
 from meeple.core.registry import load_game
 from meeple.simulate import PROGRESS_EVERY, ProgressCallback, ProgressThrottle, games_done, play_bot_game
 
@@ -497,9 +499,12 @@ def _play_here(jobs: Iterable[Job], result: TournamentResult, on_progress: Progr
 _shared_decisions: Any = None
 
 
-def _start_worker(decisions: Any) -> None:
-    """A worker leaves Ctrl-C to the main process (which ends the pool) and counts its bots' decisions."""
+def _start_worker(decisions: Any, games: dict[str, str]) -> None:
+    """A worker leaves Ctrl-C to the main process (which ends the pool), counts its bots' decisions and
+    knows the games the main process knows (a worker started afresh, not forked, would not know a game
+    registered at run time)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    registry.GAME_CLASSES.update(games)
     global _shared_decisions
     _shared_decisions = decisions
 
@@ -535,9 +540,11 @@ def _play_in_workers(jobs: Iterable[Job], games: int, workers: int, result: Tour
                      on_progress: ProgressCallback | None) -> None:
     """Games in a process pool; the main process waits in short steps to report progress, and ends the
     pool at once when it is interrupted."""
-    context = multiprocessing.get_context()
+    context = pool_context()
     decisions = context.Value("q", 0)
-    pool = context.Pool(workers, initializer=_start_worker, initargs=(decisions,))
+    with _ctrl_c_held():  # a spawned worker is born ignoring it: a press while it imports prints nothing
+        pool = context.Pool(workers, initializer=_start_worker,
+                            initargs=(decisions, dict(registry.GAME_CLASSES)))
     try:
         finished = pool.imap_unordered(_play_job, jobs)
         finished_decisions = 0
@@ -552,9 +559,14 @@ def _play_in_workers(jobs: Iterable[Job], games: int, workers: int, result: Tour
             if on_progress is not None:
                 done, running = result.played_now, min(workers, games - len(result.records))
                 on_progress(games_done(done, finished_decisions, decisions.value, running), decisions.value)
+    except BaseException:  # interrupted, or a game failed: the workers end at once
+        pool.terminate()
+        raise
+    else:  # every game played: the workers end when they read that there is no more work. Not close() and
+        # then terminate(): the workers can be stopped before they read it, and terminate() then waits for
+        # them forever (CPython issue 96995); a CI run lost its 90 minutes after a tournament's last game
         pool.close()
     finally:
-        pool.terminate()
         pool.join()
 
 
@@ -655,7 +667,8 @@ def _environment(values: Mapping[str, str]) -> Iterator[None]:
 
 @contextmanager
 def _ctrl_c_held() -> Iterator[None]:
-    """Ctrl-C waits while Ray is cleaned up (a second press must not leave Ray half stopped)."""
+    """Ctrl-C is ignored for a moment: while Ray is cleaned up (a second press must not leave Ray half
+    stopped), and while a pool's worker processes start (they keep the setting)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return

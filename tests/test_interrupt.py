@@ -17,6 +17,7 @@ from meeple import simulate as simulate_module
 from meeple.core import registry
 from meeple.simulate import simulate
 from meeple.tournament import run_tournament
+from tests.process_groups import assert_group_ends
 
 ROOT = Path(__file__).resolve().parents[1]
 STARTUP = 3.0  # seconds for the command to import and start playing
@@ -44,8 +45,7 @@ def _interrupt(*args: str) -> tuple[int, str, str, float]:
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
-    with pytest.raises(ProcessLookupError):  # no worker process is left behind
-        os.killpg(process.pid, 0)
+    assert_group_ends(process)  # no worker process is left behind
     return process.returncode, out, err, stopped
 
 

@@ -7,7 +7,6 @@ test process) and are skipped when Ray is not installed."""
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import importlib.util
 import json
@@ -27,10 +26,12 @@ from typer.testing import CliRunner
 from meeple import cli, tournament
 from meeple.cli import app
 from meeple.tournament import LOCAL_RAY, RayUnavailable, run_tournament
+from tests.process_groups import assert_group_ends
 
 pytestmark = pytest.mark.xdist_group("ray")  # see pyproject.toml
 
 ROOT = Path(__file__).resolve().parents[1]
+RAY_EXITS_WITHIN = 30.0  # Ray's raylet and GCS took over 10 s to exit on a loaded machine
 READY_WITHIN = 120.0  # seconds for the command to start a local Ray (about 10 s on an idle 2-core machine)
 
 needs_ray = pytest.mark.skipif(importlib.util.find_spec("ray") is None,
@@ -56,22 +57,6 @@ def _wait_for_ready(process: subprocess.Popen[str]) -> str:
     return lines[0]
 
 
-def _assert_all_ended(process: subprocess.Popen[str]) -> None:
-    """Neither the command nor anything it started (Ray's processes) is left in its process group."""
-    deadline = time.monotonic() + 30  # Ray's raylet and GCS took over 10 s to exit on a loaded machine
-    try:
-        while time.monotonic() < deadline:
-            try:
-                os.killpg(process.pid, 0)
-            except ProcessLookupError:
-                return
-            time.sleep(0.2)
-        pytest.fail("processes of the run are left behind")
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-
-
 def _per_game(games_csv: Path) -> list[dict[str, str]]:
     """games.csv without the one column that may differ: the seconds each game took."""
     with games_csv.open() as handle:
@@ -89,7 +74,7 @@ def test_a_tournament_on_a_local_ray_gives_the_local_results_game_for_game(tmp_p
     try:
         out, err = process.communicate(timeout=READY_WITHIN + 60)
     finally:
-        _assert_all_ended(process)  # Ray stopped with the command
+        assert_group_ends(process, RAY_EXITS_WITHIN)  # Ray stopped with the command
     assert process.returncode == 0, (out, err)
     assert out.startswith("Ray: a local instance for this run, ")
     assert "Traceback" not in err and "INFO" not in err  # Ray started quietly
@@ -122,7 +107,7 @@ def test_ctrl_c_stops_a_ray_tournament_at_once_and_reports_the_finished_games() 
         out, err = process.communicate(timeout=60)
         stopped = time.monotonic() - pressed
     finally:
-        _assert_all_ended(process)
+        assert_group_ends(process, RAY_EXITS_WITHIN)
     assert process.returncode == 130, (out, err)
     assert stopped < 10  # cancelling the tasks and stopping the local Ray take a second or two
     assert "Traceback" not in err and "KeyboardInterrupt" not in err

@@ -16,7 +16,6 @@ from __future__ import annotations
 import atexit
 import multiprocessing
 import os
-import threading
 import time
 from multiprocessing.pool import Pool
 from typing import Any
@@ -24,6 +23,7 @@ from typing import Any
 from meeple.bots import build_search
 from meeple.bots.ismcts import ISMCTSBot, RootStatistics
 from meeple.core.contract import GameState
+from meeple.core.processes import pool_context
 
 #: What the expert changes in the hard level's settings, for every game: a 4.5 s budget (the other
 #: half second is the margin for the workers' replies under the 5 s a move).
@@ -75,15 +75,6 @@ def _warm_up(game_name: str) -> None:
     has_heuristic(game_name)
 
 
-def _start_method() -> str:
-    """``fork`` in a process with one thread (quick, and a script without a ``__main__`` guard is not
-    run again in every worker); ``forkserver`` beside other threads, which a fork could copy mid-lock."""
-    methods = multiprocessing.get_all_start_methods()
-    if "fork" in methods and threading.active_count() == 1:
-        return "fork"
-    return "forkserver" if "forkserver" in methods else "spawn"
-
-
 def _shared_pool(size: int, game_name: str) -> Pool | None:
     """This process's pool of ``size`` workers, made once and warmed up for ``game_name`` (the
     warm-ups run before the first searches reach the workers)."""
@@ -92,7 +83,7 @@ def _shared_pool(size: int, game_name: str) -> Pool | None:
         return None
     if _pool is not None and _pool_owner == os.getpid() and _pool_size == size:
         return _pool
-    context = multiprocessing.get_context(_start_method())
+    context = pool_context()
     try:
         _pool = context.Pool(size)
     except (AssertionError, OSError):  # a daemonic process, or no more processes allowed
