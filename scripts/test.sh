@@ -91,7 +91,7 @@ start_postgres() {
   version=$(ls /usr/lib/postgresql | sort -V | tail -1)
   pg_lsclusters -h | awk '{print $1, $2}' | grep -qx "$version main" || pg_createcluster "$version" main >/dev/null
   if ! pg_ctlcluster "$version" main status >/dev/null 2>&1; then
-    pg_ctlcluster "$version" main start
+    pg_ctlcluster "$version" main start </dev/null
     stop_cluster="$version main"
   fi
   port=$(pg_lsclusters -h | awk -v v="$version" '$1 == v && $2 == "main" {print $3}')
@@ -107,12 +107,15 @@ start_redis() {
   local port
   port=$("$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   redis_dir=$(mktemp -d)
+  # Its standard input from /dev/null: started with none open, Redis 7.0 crashes at once (a file it
+  # opens takes descriptor 0, which daemonizing then points at /dev/null).
   redis-server --bind 127.0.0.1 --port "$port" --save "" --appendonly no --daemonize yes \
-    --dir "$redis_dir" --pidfile "$redis_dir/redis.pid" --logfile "$redis_dir/redis.log"
+    --dir "$redis_dir" --pidfile "$redis_dir/redis.pid" --logfile "$redis_dir/redis.log" </dev/null
   for _ in $(seq 1 50); do
-    [ -f "$redis_dir/redis.pid" ] && break
+    redis-cli -p "$port" ping 2>/dev/null | grep -q PONG && break
     sleep 0.1
   done
+  redis-cli -p "$port" ping 2>/dev/null | grep -q PONG || { echo "the test Redis did not start:" >&2; tail -20 "$redis_dir/redis.log" >&2; exit 1; }
   export MEEPLE_TEST_REDIS_URL="redis://127.0.0.1:$port/0"
 }
 
