@@ -253,23 +253,16 @@ def test_a_search_alone_in_its_process_pauses_the_garbage_collector_and_switches
     assert gc.isenabled()
 
 
-def test_a_search_beside_other_threads_leaves_the_garbage_collector_alone() -> None:
+def test_a_search_beside_other_threads_leaves_the_garbage_collector_alone(bystander: threading.Thread) -> None:
     """A server's bots think in threads beside the server's own: the collector is the whole process's, and
     two searches pausing and restoring it at once could leave it off for good."""
     watches = [_CollectorWatch() for _ in range(4)]
     state = Toy().new_game(players=3, seed=5)
-    release = threading.Event()
-    bystander = threading.Thread(target=release.wait)
-    bystander.start()
-    try:
-        bots = [ISMCTSBot(seed=i, iterations=300, rollout_policy=watch) for i, watch in enumerate(watches)]
-        searches = [threading.Thread(target=bot.choose, args=(state.clone(),)) for bot in bots]
-        for search in searches:
-            search.start()
-        for search in searches:
-            search.join()
-    finally:
-        release.set()
-        bystander.join()
+    bots = [ISMCTSBot(seed=i, iterations=300, rollout_policy=watch) for i, watch in enumerate(watches)]
+    searches = [threading.Thread(target=bot.choose, args=(state.clone(),)) for bot in bots]
+    for search in searches:
+        search.start()
+    for search in searches:
+        search.join()
     assert all(watch.seen == {True} for watch in watches)
     assert gc.isenabled()

@@ -3,24 +3,12 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 
 import pytest
 
 from meeple.core import registry
 from meeple.core.processes import pool_context
 from meeple.tournament import run_tournament
-
-
-@pytest.fixture
-def bystander() -> Iterator[threading.Thread]:
-    """Another thread, as a test process's earlier tests or a server's leave behind."""
-    release = threading.Event()
-    thread = threading.Thread(target=release.wait)
-    thread.start()
-    yield thread
-    release.set()
-    thread.join()
 
 
 def test_a_process_alone_forks_and_one_with_other_threads_spawns(
