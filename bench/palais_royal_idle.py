@@ -47,6 +47,7 @@ from meeple.bots.evaluation_fit import (
 from meeple.bots.evaluation_weights import WEIGHTS
 from meeple.core.rng import Rng
 from meeple.games.palais_royal import actions as A
+from meeple.games.palais_royal.data import ROOM_CODES
 
 GAME = "palais_royal"
 BASE_FEATURES, PROGRESS = FEATURES[GAME]
@@ -55,8 +56,8 @@ OWN_MOVES = {A.PLAY, A.GATE, A.GATE_FROM, A.MOVE, A.MINT, A.KING, A.KING_FROM, A
 PHASE_FIGURES = 3
 #: The figures' names, in the order of ``phase_features``' rows (``meeple/bots/evaluation.py``).
 FIGURE_NAMES = ("constant", "score", "gold", "nobles", "cards", "pool",
-                *(f"servants_{room}" for room in ("PAR", "STA", "MIN", "KIN", "POM", "OFF", "BAC", "CAR", "GAT")),
-                *(f"majority_{room}" for room in ("PAR", "STA", "MIN", "KIN", "POM")),
+                *(f"servants_{room}" for room in ROOM_CODES),
+                *(f"majority_{room}" for room in ROOM_CODES[:5]),  # the five majority rooms come first
                 *(f"privilege_{k}" for k in range(10)), "acting", "steps_done", "wait")
 
 
