@@ -148,8 +148,27 @@ def fit_assets_nonnegative(samples: Sequence[Sample], free_last: int) -> tuple[l
     return buckets, temperatures
 
 
-def play(evaluation: ScoreEvaluation | None, seed: int, iterations: int) -> dict[str, Any]:
+class TempoEvaluation(ScoreEvaluation):
+    """The predicted final scores plus ``tempo`` times the points already scored: points taken now count
+    extra, against a search that puts off what its evaluation values as much later."""
+
+    def __init__(self, evaluation: ScoreEvaluation, tempo: float) -> None:
+        super().__init__(GAME, evaluation.buckets, evaluation.temperatures, evaluation.win_weight)
+        self.features = evaluation.features
+        self.tempo = tempo
+
+    def predicted(self, state: Any) -> tuple[list[float], float]:
+        predicted, temperature = super().predicted(state)
+        return [p + self.tempo * s for p, s in zip(predicted, state.scores(), strict=True)], temperature
+
+
+def play(evaluation: ScoreEvaluation | None, seed: int, iterations: int, boundary: str | None = None,
+         tempo: float = 0.0) -> dict[str, Any]:
     settings: dict[str, Any] = {"iterations": iterations, "time_limit": None, "stop_when_settled": False}
+    if boundary:  # rollouts played to the next change of this state attribute ("seat": the turn's end)
+        settings.update(rollout_cutoff=0, rollout_boundary=boundary)
+    if tempo:
+        evaluation = TempoEvaluation(evaluation or current_evaluation(), tempo)
     if evaluation is not None:
         settings["evaluator"] = evaluation
     bots = [hard_bot(f"{seed}/{seat}", **settings) for seat in range(2)]
@@ -172,6 +191,11 @@ def play(evaluation: ScoreEvaluation | None, seed: int, iterations: int) -> dict
             "first_recruit": first_recruit, "scores": state.scores(), "cpu": time.process_time() - started}
 
 
+def current_evaluation() -> ScoreEvaluation:
+    weights = WEIGHTS[GAME]
+    return ScoreEvaluation(GAME, weights["buckets"], weights["temperatures"])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=1000, help="games of varied play to fit on")
@@ -182,6 +206,9 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=400, help="search iterations a decision")
     parser.add_argument("--cache", type=Path, help="keep the sampled positions here and reuse them")
     parser.add_argument("--only", default="", help="comma-separated evaluations to play (default: all four)")
+    parser.add_argument("--boundary", default=None,
+                        help='cut every rollout at the next change of this state attribute instead ("seat": turn end)')
+    parser.add_argument("--tempo", type=float, default=0.0, help="add this times the points already scored")
     args = parser.parse_args()
 
     if args.cache and args.cache.exists():
@@ -221,8 +248,8 @@ def main() -> None:
         if only and name not in only:
             continue
         for seed in map(int, args.seeds.split(",")):
-            result = play(played, seed, args.iterations)
-            print(f"evaluation={name} seed={seed} turns={result['turns']} "
+            result = play(played, seed, args.iterations, args.boundary, args.tempo)
+            print(f"evaluation={name} boundary={args.boundary} tempo={args.tempo} seed={seed} turns={result['turns']} "
                   f"idle_turns={','.join(map(str, result['idle']))} first_recruit_turn={result['first_recruit']} "
                   f"scores={','.join(map(str, result['scores']))} cpu_seconds={result['cpu']:.0f}", flush=True)
 
