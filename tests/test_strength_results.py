@@ -7,27 +7,18 @@ line ``bench/strength_table.py`` prints for it, so the published figures are the
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from meeple.tournament import SUMMARY_JSON, TournamentResult, read_results
+from tests.bench_modules import bench_module
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _strength_table() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("strength_table", ROOT / "bench" / "strength_table.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-strength_table = _strength_table()
+strength_table = bench_module("strength_table")
 RUNS = strength_table.run_folders()
 
 

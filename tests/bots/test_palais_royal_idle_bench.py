@@ -3,25 +3,17 @@ least 0 (docs/bots.md, "The expert level")."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
 from meeple import load_game
 from meeple.bots import RolloutPolicy
 from meeple.bots.evaluation_fit import BUCKETS, Sample, fit
 from meeple.core.rng import Rng
+from tests.bench_modules import bench_module
 
 
 def _bench() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "bench" / "palais_royal_idle.py"
-    spec = importlib.util.spec_from_file_location("palais_royal_idle", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("palais_royal_idle")
 
 
 def test_phase_figures_name_the_acting_seat_and_the_wait_of_the_others() -> None:
