@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import time
+
 from playwright.sync_api import Browser, Page, expect
 
+from meeple.server.config import DEFAULT_BOT_LEASE as BOT_LEASE_SECONDS
 from tests.browser.conftest import Server
 from tests.browser.helpers import click_action, create_table, fill_lobby, join_by_invite
 
@@ -86,9 +89,11 @@ def test_a_table_with_a_bot_continues_after_the_server_is_killed(browser: Browse
     expect(page.locator("#log li")).not_to_have_count(0)
     server.restart(hard=True)
     expect(page.locator("#connection")).to_have_attribute("data-state", "online", timeout=15000)
-    for _ in range(20):
-        if page.locator("#final-scores").count():
-            break
+    # Played until a deadline, not for a number of clicks: when the kill caught the bot's job claimed
+    # but not yet played, the new process claims it only once the dead runner's lease (5 s) runs out,
+    # and a CI run's twenty clicks were over before the bot moved.
+    deadline = time.monotonic() + BOT_LEASE_SECONDS + 25
+    while not page.locator("#final-scores").count() and time.monotonic() < deadline:
         click_action(page, "last")
         page.wait_for_timeout(100)
     expect(page.locator("#final-scores")).to_be_visible()
