@@ -22,19 +22,20 @@ match ``--games``, ``--first-game``, ``--per-game``, ``--players``, ``--max-acti
 ``--rollouts``; a file keeps each action's mean win share and margin, so any ``--value-win-weight``
 reads the same file; one holding only the 0.7 values serves only the default).
 
-Each setting (``NAME=JSON``: changes to the hard level's settings for the game, and ``"omniscient":
-true`` for a search whose every world is the true state, what perfect inference would give; a
-``"time_limit"`` of its own replaces ``--budget``, e.g. the expert's 4.5 s; ``base`` is always run first,
-unchanged) then decides every position once, with ``--budget`` seconds of the
-searching thread's CPU time (the ``--budget-clock cpu`` of tournaments, so the machine's load cannot tilt the
-comparison) and seed = the position's number. Printed per setting: the mean regret ± its standard error,
-how often it chose the best-valued action, the mean iterations a decision, the mean paired difference of
-regret against ``base`` ± its standard error (negative: better than base), and the mean regret per kind
-of action (the action's name up to its first ``:``). The heuristic's own choice (``medium``) is listed
-too. ``--out FILE`` keeps every setting's regret and chosen action per position (rewritten after each
-setting); ``--reuse FILE`` takes the choices of the settings such a file holds instead of searching
-again (base, when only a new setting is to be compared with it). ``--workers`` searches positions in
-parallel processes (the CPU clock keeps them comparable).
+Each setting (``NAME=JSON``: changes to the hard level's settings for the game, and ``"omniscient": true``
+for a search whose every world is the true state, what perfect inference would give; a ``"time_limit"`` of
+its own replaces ``--budget``, e.g. the expert's 4.5 s; ``base`` is always run first, unchanged) then
+decides every position once, with ``--budget`` seconds of the searching thread's CPU time (the
+``--budget-clock cpu`` of tournaments, so the machine's load cannot tilt the comparison) and seed = the
+position's number. Printed per setting: the mean regret ± its standard error, how often it chose the
+best-valued action, the mean iterations a decision, the mean paired difference of regret against ``base``
+± its standard error (negative: better than base), and the mean regret per kind of action (the action's
+name up to its first ``:``). The heuristic's own choice (``medium``) is listed too. A choice outside the
+candidates is charged the worst candidate's regret, or with ``--value-others`` what it is worth on the
+same common playouts (0 if it beats every candidate). ``--out FILE`` keeps every setting's regret and
+chosen action per position (rewritten after each setting); ``--reuse FILE`` takes the choices of the
+settings such a file holds instead of searching again (base, when only a new setting is to be compared
+with it). ``--workers`` searches positions in parallel processes (the CPU clock keeps them comparable).
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ import multiprocessing
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from meeple import load_game
@@ -69,6 +70,7 @@ class Position:
     values: list[float]
     wins: list[float] | None = None  # each candidate's mean win share, and its mean margin in [0, 1]
     margins: list[float] | None = None
+    outside: dict[str, float] = field(default_factory=dict)  # values of chosen actions not among the candidates
 
 
 def sample_positions(name: str, players: int, games: int, per_game: int, max_actions: int,
@@ -168,11 +170,27 @@ def load_or_value(positions: Sequence[Position], rollouts: int, path: str | None
 
 
 def regret(position: Position, action: Any) -> float:
-    """Best value minus the value of ``action`` (an action outside the candidates: the worst's regret)."""
+    """Best value minus the value of ``action`` (an action outside the candidates: the worst's regret,
+    unless ``value_outside`` has valued it)."""
     best = max(position.values)
     if action in position.candidates:
         return best - position.values[position.candidates.index(action)]
+    if str(action) in position.outside:
+        return max(0.0, best - position.outside[str(action)])
     return best - min(position.values)
+
+
+def value_outside(position: Position, action: Any, rollouts: int, win_weight: float) -> None:
+    """Values ``action``, not among the candidates, on the candidates' common playouts (``--value-others``):
+    a search that looks beyond the heuristic's best few is then charged what its choice is worth rather
+    than the worst candidate's value. Better than every candidate, its regret is 0."""
+    if action in position.candidates or str(action) in position.outside:
+        return
+    seat = position.state.current_player
+    assert seat is not None
+    outcomes = [rollout_outcome(position.state, action, seat, f"gold/{position.number}/{r}") for r in range(rollouts)]
+    position.outside[str(action)] = sum(win_weight * win + (1.0 - win_weight) * margin
+                                        for win, margin in outcomes) / rollouts
 
 
 _JOB: dict[str, Any] = {}
@@ -235,6 +253,8 @@ def main() -> None:
     parser.add_argument("--value-win-weight", type=float, default=WIN_WEIGHT,
                         help="value actions as W × win share + (1 − W) × margin (default: the search's 0.7)")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--value-others", action="store_true",
+                        help="value a chosen action outside the candidates on their playouts (else: the worst's)")
     parser.add_argument("--out", help="file to write every setting's regret per position to (JSON)")
     parser.add_argument("--reuse", help="an --out file of the same positions: its settings' choices are taken "
                                         "from it instead of searched again (e.g. base, for a new setting)")
@@ -305,6 +325,8 @@ def main() -> None:
             for number, action_name, done in results:
                 position = by_number[number]
                 action = next((a for a in position.state.legal_actions() if str(a) == action_name), None)
+                if args.value_others and action is not None:
+                    value_outside(position, action, args.rollouts, args.value_win_weight)
                 value = regret(position, action)
                 regrets.append(value)
                 best += value == 0.0
