@@ -53,6 +53,9 @@ GLANCE_PLAYERS = (2, 3, 4)
 SUPERSEDED = {
     "caylus-expert-end-2p": "the expert with Caylus' rollouts played to the end",
     "palais_royal-expert-2p": "the expert with Palais Royal's rollouts cut after 30 decisions",
+    "palais_royal-expert12-2p": "the expert with Palais Royal's rollouts cut after 12 decisions",
+    "palais_royal-cut12-2p": "hard with Palais Royal's rollouts cut after 12 decisions",
+    "palais_royal-cut12-4p": "hard with Palais Royal's rollouts cut after 12 decisions",
 }
 
 

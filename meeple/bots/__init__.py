@@ -56,28 +56,29 @@ HARD_SETTINGS: dict[str, Any] = {
     "stop_when_settled": True,
 }
 
-#: Per-game changes to ``HARD_SETTINGS``. Where the game's fitted evaluation (``meeple/bots/evaluation.py``)
-#: judges a position well enough, rollouts are cut after ``rollout_cutoff`` decisions and scored by it:
-#: five to twelve times the iterations for the same budget. In Burgundy the dice and draws make one
-#: world's outcome mostly luck, so the search compares the heuristic's three best actions on common
-#: worlds and plays another than the heuristic's choice only when it is better by a standard error of
-#: the paired differences, rewarding mostly the score margin; it gets 1 s a decision. Citadels' hidden
-#: hands and characters make each determinization a guess, so it also gets 1 s (its games are short),
-#: and its rollouts are cut after 20 decisions, which chose better moves than a cut after 10 on 480
-#: positions (no world reuse, paired root or opponent model did: docs/bots.md, "Citadels: decision
-#: quality per setting").
-#: Palais Royal's heuristic is the slowest (its Stairway plans),
-#: so its cut-off rollouts are short too. Caylus hides nothing and draws nothing after the setup:
-#: every determinization is the same position, so one serves the whole decision. Its rollouts are cut
-#: only at a turn's start (nothing placed and not yet paid) and only from turn 7 on, where the evaluation
-#: judges well: a rollout from before turn 7 is played up to its start, one from later to the next
-#: turn's (or the end). That chose as well as rollouts to the end on 80 positions, with four times the
-#: iterations, where cuts after a count of decisions chose worse (docs/bots.md, "Caylus: what changed").
+#: Per-game changes to ``HARD_SETTINGS``. Where the game's fitted evaluation (``meeple/bots/evaluation.py``) judges a
+#: position well enough, rollouts are cut after ``rollout_cutoff`` decisions and scored by it: five to twelve times the
+#: iterations for the same budget. In Burgundy the dice and draws make one world's outcome mostly luck, so the search
+#: compares the heuristic's three best actions on common worlds and plays another than the heuristic's choice only when
+#: it is better by a standard error of the paired differences, rewarding mostly the score margin; it gets 1 s a
+#: decision. Citadels' hidden hands and characters make each determinization a guess, so it also gets 1 s (its games
+#: are short), and its rollouts are cut after 20 decisions, which chose better moves than a cut after 10 on 480
+#: positions (no world reuse, paired root or opponent model did: docs/bots.md, "Citadels: decision quality per
+#: setting"). Palais Royal's fitted evaluation rewards holding on to servants, gold and nobles, so a search cut by it
+#: grows idle the more it iterates (a faster machine made hard lose to the heuristic): its search compares the
+#: heuristic's eight best actions on common worlds with rollouts played to the end, and plays another than the
+#: heuristic's choice only when it is better by a standard error, 1 s a decision (docs/bots.md, "Palais Royal: rollouts
+#: to the end on a paired root"). Caylus hides nothing and draws nothing after the setup: every determinization is the
+#: same position, so one serves the whole decision. Its rollouts are cut only at a turn's start (nothing placed and not
+#: yet paid) and only from turn 7 on, where the evaluation judges well: a rollout from before turn 7 is played up to
+#: its start, one from later to the next turn's (or the end). That chose as well as rollouts to the end on 80
+#: positions, with four times the iterations, where cuts after a count of decisions chose worse (docs/bots.md, "Caylus:
+#: what changed").
 HARD_SETTINGS_BY_GAME: dict[str, dict[str, Any]] = {
     "burgundy": {"paired_root": 3, "paired_z": 1.0, "win_weight": 0.3, "time_limit": 1.0, "rollout_cutoff": 20},
     "citadels": {"time_limit": 1.0, "rollout_cutoff": 20, "world_reuse": 8},
     "caylus": {"rollout_cutoff": 0, "rollout_boundary": "turn", "rollout_boundary_from": 7, "world_reuse": 1_000_000},
-    "palais_royal": {"rollout_cutoff": 12},
+    "palais_royal": {"paired_root": 8, "paired_z": 1.0, "rollout_cutoff": None, "time_limit": 1.0},
 }
 
 

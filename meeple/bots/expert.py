@@ -35,8 +35,9 @@ EXPERT_SETTINGS: dict[str, Any] = {"time_limit": 4.5}
 #: decisions are now hard's own, which chose better than 10 at hard's budget). Where the longer rollouts
 #: were played against hard they lost: Caylus' rollouts to the end chose no better than hard's cut at a
 #: late turn's start with a fifth of its iterations (docs/bots.md, "Caylus: what changed") and lost the
-#: expert's first two games, and Palais Royal's cut after 30 decisions (hard's: 12) lost both of its two
-#: (docs/bots.md, "The expert level"), so both keep hard's cut.
+#: expert's first two games, so Caylus keeps hard's cut. Palais Royal keeps hard's paired root with
+#: rollouts to the end, on four and a half times hard's worlds per process (its cut-off rollouts, after
+#: 12 or 30 decisions, lost every real game the expert played with them: docs/bots.md, "The expert level").
 EXPERT_SETTINGS_BY_GAME: dict[str, dict[str, Any]] = {
     "burgundy": {"paired_root": 4, "rollout_cutoff": 40},
     "citadels": {"rollout_cutoff": 20},

@@ -10,7 +10,17 @@ from typing import Any
 import pytest
 
 from meeple import load_game
-from meeple.bots import BOT_KINDS, HardBot, ISMCTSBot, RandomBot, RolloutPolicy, hard_bot, level_name, make_bot
+from meeple.bots import (
+    BOT_KINDS,
+    HardBot,
+    ISMCTSBot,
+    RandomBot,
+    RolloutPolicy,
+    build_search,
+    hard_bot,
+    level_name,
+    make_bot,
+)
 from meeple.bots.evaluation import ScoreEvaluation
 from meeple.bots.ismcts import margin_evaluation, outcome_rewards
 from meeple.core.contract import GameState
@@ -168,13 +178,14 @@ def test_levels_are_seated_by_name() -> None:
     assert isinstance(hard, HardBot)
     for name in GAMES:
         search = hard.search_for(name)
-        assert search.time_limit == pytest.approx(1.0 if name in ("burgundy", "citadels") else 0.5)
+        assert search.time_limit == pytest.approx(0.5 if name == "caylus" else 1.0)
         assert search.epsilon == 0.0 and search.world_reuse >= 1
-        assert search.rollout_cutoff is not None  # every game's rollouts are cut, Caylus' at a late turn's start
+        # rollouts are cut (Caylus' at a late turn's start) but for Palais Royal's, played to the end
+        assert (search.rollout_cutoff is None) == (name == "palais_royal")
         assert (search.rollout_boundary, search.rollout_boundary_from) == (("turn", 7) if name == "caylus" else
                                                                            (None, None))
         assert isinstance(search.evaluator, ScoreEvaluation)  # rollouts cut (or stopped by the clock) scored by it
-        assert search.paired_root == (3 if name == "burgundy" else None)
+        assert search.paired_root == {"burgundy": 3, "palais_royal": 8}.get(name)
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("grandmaster")
 
@@ -182,3 +193,32 @@ def test_levels_are_seated_by_name() -> None:
 def test_a_budget_is_required() -> None:
     with pytest.raises(ValueError, match="budget"):
         ISMCTSBot(iterations=None, time_limit=None)
+
+
+class _CountingEvaluation:
+    """An evaluation that counts how often a search asks it."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, state: GameState[Any]) -> list[float]:
+        self.calls += 1
+        return margin_evaluation(state)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_palais_royal_hard_judges_its_candidates_by_rollouts_to_the_end_never_by_the_evaluation(players: int) -> None:
+    """Palais Royal's fitted evaluation pays a seat for holding on to what it has, and a search cut by it
+    grew idle the more it iterated (docs/bots.md, "Palais Royal: rollouts to the end on a paired root"):
+    the hard level now plays every rollout to the end, so that evaluation is never asked, and it picks
+    among the heuristic's eight best actions, compared on common worlds."""
+    state = mid_game("palais_royal", players, seed=5, steps=60 * players)
+    counting = _CountingEvaluation()
+    search = build_search("palais_royal", 7, {"iterations": 16, "time_limit": None, "evaluator": counting})
+    legal = state.legal_actions()
+    candidates = search.root_candidates(state, legal, 8)
+    assert len(candidates) == min(8, len(legal)) and candidates[0] == RolloutPolicy(7).choose(state)
+    choice = search.choose(state)
+    assert choice in candidates
+    assert counting.calls == 0
+    assert search.last_iterations == 16 // len(candidates) * len(candidates)  # whole worlds: every candidate each
