@@ -117,17 +117,22 @@ def rollout_outcome(state: GameState[Any], action: Any, seat: int, seed: str) ->
     return outcome_rewards(world, 1.0)[seat], margin_evaluation(world)[seat]
 
 
+def playout_means(position: Position, action: Any, rollouts: int) -> tuple[float, float]:
+    """``action``'s mean win share and margin over the position's ``rollouts`` common playouts."""
+    seat = position.state.current_player
+    assert seat is not None
+    outcomes = [rollout_outcome(position.state, action, seat, f"gold/{position.number}/{r}") for r in range(rollouts)]
+    return sum(win for win, _ in outcomes) / rollouts, sum(margin for _, margin in outcomes) / rollouts
+
+
 def value_positions(positions: Sequence[Position], rollouts: int) -> None:
     """Each candidate's mean win share and margin over ``rollouts`` common playouts."""
     for position in positions:
-        seat = position.state.current_player
-        assert seat is not None
         position.wins, position.margins = [], []
         for action in position.candidates:
-            outcomes = [rollout_outcome(position.state, action, seat, f"gold/{position.number}/{r}")
-                        for r in range(rollouts)]
-            position.wins.append(sum(win for win, _ in outcomes) / rollouts)
-            position.margins.append(sum(margin for _, margin in outcomes) / rollouts)
+            win, margin = playout_means(position, action, rollouts)
+            position.wins.append(win)
+            position.margins.append(margin)
 
 
 def weigh(positions: Sequence[Position], win_weight: float) -> None:
@@ -186,11 +191,8 @@ def value_outside(position: Position, action: Any, rollouts: int, win_weight: fl
     than the worst candidate's value. Better than every candidate, its regret is 0."""
     if action in position.candidates or str(action) in position.outside:
         return
-    seat = position.state.current_player
-    assert seat is not None
-    outcomes = [rollout_outcome(position.state, action, seat, f"gold/{position.number}/{r}") for r in range(rollouts)]
-    position.outside[str(action)] = sum(win_weight * win + (1.0 - win_weight) * margin
-                                        for win, margin in outcomes) / rollouts
+    win, margin = playout_means(position, action, rollouts)
+    position.outside[str(action)] = win_weight * win + (1.0 - win_weight) * margin
 
 
 _JOB: dict[str, Any] = {}

@@ -17,7 +17,8 @@ def test_an_action_outside_the_candidates_is_valued_on_their_playouts_when_asked
     bench.value_outside(position, outside, 3, bench.WIN_WEIGHT)
     seat = position.state.current_player
     outcomes = [bench.rollout_outcome(position.state, outside, seat, f"gold/{position.number}/{r}") for r in range(3)]
-    value = sum(bench.WIN_WEIGHT * win + (1 - bench.WIN_WEIGHT) * margin for win, margin in outcomes) / 3
+    win, margin = sum(w for w, _ in outcomes) / 3, sum(m for _, m in outcomes) / 3
+    value = bench.WIN_WEIGHT * win + (1 - bench.WIN_WEIGHT) * margin  # as the candidates' values are weighed
     assert position.outside == {str(outside): value}
     assert bench.regret(position, outside) == max(0.0, best - value)
     for action, candidate_value in zip(position.candidates, position.values, strict=True):  # candidates unchanged
