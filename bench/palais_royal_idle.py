@@ -33,7 +33,7 @@ from typing import Any
 
 from meeple import load_game
 from meeple.bots import RolloutPolicy, hard_bot
-from meeple.bots.evaluation import FEATURES, ScoreEvaluation
+from meeple.bots.evaluation import FEATURES, ScoreEvaluation, score_evaluation
 from meeple.bots.evaluation_fit import (
     BUCKETS,
     TEMPERATURE_GRID,
@@ -168,7 +168,9 @@ def play(evaluation: ScoreEvaluation | None, seed: int, iterations: int, boundar
     if boundary:  # rollouts played to the next change of this state attribute ("seat": the turn's end)
         settings.update(rollout_cutoff=0, rollout_boundary=boundary)
     if tempo:
-        evaluation = TempoEvaluation(evaluation or current_evaluation(), tempo)
+        current = score_evaluation(GAME)  # hard's own
+        assert current is not None
+        evaluation = TempoEvaluation(evaluation or current, tempo)
     if evaluation is not None:
         settings["evaluator"] = evaluation
     bots = [hard_bot(f"{seed}/{seat}", **settings) for seat in range(2)]
@@ -189,11 +191,6 @@ def play(evaluation: ScoreEvaluation | None, seed: int, iterations: int, boundar
             own[seat] = 0
     return {"turns": len(turns[0]), "idle": [sum(1 for t in ts if t == 0) for ts in turns],
             "first_recruit": first_recruit, "scores": state.scores(), "cpu": time.process_time() - started}
-
-
-def current_evaluation() -> ScoreEvaluation:
-    weights = WEIGHTS[GAME]
-    return ScoreEvaluation(GAME, weights["buckets"], weights["temperatures"])
 
 
 def main() -> None:
