@@ -256,3 +256,30 @@ def test_a_phone_shows_the_essentials_first_and_folds_the_other_boards(browser: 
     expect(page.locator('#board [data-board-seat="1"]')).not_to_have_class(re.compile(r"\bfolded\b"))
     page.locator('#board [data-board-seat="1"] .board-toggle').tap()
     expect(page.locator('#board [data-board-seat="1"]')).to_have_class(re.compile(r"\bfolded\b"))
+
+
+def test_a_phone_sees_the_game_only_once_its_stylesheet_has_arrived(browser: Browser, server: Server) -> None:
+    """The game's own stylesheet is loaded with its drawing; a slow one holds the drawing back rather than
+    showing a phone the page unstyled (boards unfolded, the action bar below them: a CI failure of
+    2026-11-28 measured exactly that layout)."""
+    if "caylus" not in game_names():
+        pytest.skip("caylus is not installed")
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    held: list[Any] = []
+    context.route("**/static/css/caylus.css", lambda route: held.append(route))
+    page = context.new_page()
+    fill_lobby(page, server, "caylus", players=4)
+    create_table(page)
+    deadline = time.monotonic() + 20
+    while not held:
+        assert time.monotonic() < deadline, "the table page never asked for the game's stylesheet"
+        page.wait_for_timeout(50)
+    page.wait_for_timeout(1500)
+    assert len(held) == 1, "the page asked for the stylesheet once"
+    assert page.locator("#board [data-board-seat]").count() == 0, "nothing is drawn while the stylesheet is on its way"
+
+    held[0].continue_()
+    until_action_bar(page, time.monotonic() + 90)
+    layout = page.evaluate(LAYOUT, OWN["caylus"])
+    assert layout["bar"]["bottom"] <= PHONE["height"], layout
+    assert all(board["folded"] and board["bottom"] - board["top"] < 130 for board in layout["others"]), layout

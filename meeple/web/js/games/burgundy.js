@@ -33,11 +33,6 @@ const GOODS_COLOURS = ["", "#c0392b", "#e67e22", "#f4d03f", "#27ae60", "#2e86c1"
 // Module state that survives redraws: which stored tile the player is about to place.
 let selectedTile = null;
 
-function ensureStyles() {
-  if (document.getElementById("burgundy-css")) return;
-  document.head.append(el("link", { id: "burgundy-css", rel: "stylesheet", href: "/static/css/burgundy.css" }));
-}
-
 const tileType = (code) => TILES[code]?.type ?? "B";
 
 /** A tile's name in the page's language: "Ship", "Bank", "Cows ×3", "Knowledge: every sale gives 2 silverlings". */
@@ -484,7 +479,6 @@ export function renderLog(message) {
 }
 
 export function render(message, context) {
-  ensureStyles();
   const view = message.view;
   if (!view) return el("p", { class: "muted waiting" }, t("table.waiting_for_players"));
   const actions = context.readOnly ? [] : legalActions(message);

@@ -29,11 +29,6 @@ export function useComponents(components) {
   FAVOUR_COLUMNS = Array.from({ length: components.favour_columns }, (_, i) => i + 1);
 }
 
-function ensureStyles() {
-  if (document.getElementById("caylus-css")) return;
-  document.head.append(el("link", { id: "caylus-css", rel: "stylesheet", href: "/static/css/caylus.css" }));
-}
-
 const bname = (slug) => tMaybe(`caylus.b.${slug}`) || slug;
 const cubeName = (letter) => tMaybe(`caylus.cube.${letter}`) || letter;
 
@@ -444,7 +439,6 @@ export function renderLog(message) {
 }
 
 export function render(message, context) {
-  ensureStyles();
   const view = message.view;
   if (!view) return el("p", { class: "muted waiting" }, t("table.waiting_for_players"));
   const groups = sortActions(context.readOnly ? [] : legalActions(message), view);

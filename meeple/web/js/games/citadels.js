@@ -20,11 +20,6 @@ export function useComponents(components) {
 const SEAT_FIELDS = new Set(["seat", "crown", "thief", "target", "with"]);
 const CARD_FIELDS = new Set(["card", "cards", "kept", "bottom", "gave", "got", "discarded", "drawn"]);
 
-function ensureStyles() {
-  if (document.getElementById("citadels-css")) return;
-  document.head.append(el("link", { id: "citadels-css", rel: "stylesheet", href: "/static/css/citadels.css" }));
-}
-
 const cname = (slug) => tMaybe(`citadels.char.${slug}`) || slug;
 const dname = (slug) => tMaybe(`citadels.district.${slug}`) || slug;
 
@@ -271,7 +266,6 @@ export function renderLog(message) {
 }
 
 export function render(message, context) {
-  ensureStyles();
   const view = message.view;
   if (!view) return el("p", { class: "muted waiting" }, t("table.waiting_for_players"));
   const groups = sortActions(context.readOnly ? [] : legalActions(message));

@@ -32,11 +32,6 @@ export function useComponents(components) {
 let selected = null;
 let lastDraw = null;
 
-function ensureStyles() {
-  if (document.getElementById("palais-royal-css")) return;
-  document.head.append(el("link", { id: "palais-royal-css", rel: "stylesheet", href: "/static/css/palais_royal.css" }));
-}
-
 const room = (code) => tMaybe(`palais_royal.room.${code}`) || code;
 const card = (code) => tMaybe(`palais_royal.card.${code}`) || code;
 const priv = (code) => tMaybe(`palais_royal.privilege.${code}`) || code;
@@ -455,7 +450,6 @@ export function renderLog(message) {
 }
 
 export function render(message, context) {
-  ensureStyles();
   const view = message.view;
   if (!view) return el("p", { class: "muted waiting" }, t("table.waiting_for_players"));
   const groups = sortActions(context.readOnly ? [] : legalActions(message));
