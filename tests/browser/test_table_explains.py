@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import Browser, Page, Route, ViewportSize, expect
 
 from meeple.core.registry import game_names
 from tests.browser.conftest import Server, record_frames
@@ -265,7 +265,7 @@ def test_a_phone_sees_the_game_only_once_its_stylesheet_has_arrived(browser: Bro
     if "caylus" not in game_names():
         pytest.skip("caylus is not installed")
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    held: list[Any] = []
+    held: list[Route] = []
     context.route("**/static/css/caylus.css", lambda route: held.append(route))
     page = context.new_page()
     fill_lobby(page, server, "caylus", players=4)
