@@ -328,7 +328,7 @@ def tournament(
     preset: PresetArg = None,
     out: Annotated[Path | None, typer.Option(
         help="Keep the results in this folder as the games finish: games.csv (a row per game), "
-             "summary.json.")] = None,
+             "moves.jsonl (each game's moves, to replay it), summary.json.")] = None,
     resume: Annotated[bool, typer.Option(
         "--resume", help="Continue the tournament whose results are in --out: play only the games not yet there "
                          "(--games may be raised).")] = False,

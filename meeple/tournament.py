@@ -34,7 +34,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -76,6 +76,7 @@ class GameRecord:
     actions: int
     seconds: float
     decisions: int = 0  # the bots' choices (``actions`` may also hold moves the engine made by itself)
+    moves: tuple[str, ...] = ()  # the game's history in notation: new_game(players, seed, options) replays it
 
 
 def seat_bots(
@@ -118,7 +119,7 @@ def play_tournament_game(
     keys = [(seat in winners, scores[seat]) for seat in seat_of_entry]
     ranks = tuple(1 + sum(1 for other in keys if other > key) for key in keys)
     return GameRecord(index, seed, seat_of_entry, seat_scores, shares, ranks, len(state.history),
-                      time.perf_counter() - started, decisions)
+                      time.perf_counter() - started, decisions, tuple(state.history))
 
 
 @dataclass
@@ -188,8 +189,9 @@ class TournamentResult:
     on_record: Callable[[GameRecord], None] | None = field(default=None, repr=False, compare=False)
 
     def add(self, record: GameRecord) -> None:
-        """Keep a finished game (and hand it to ``on_record``, which writes it to the results folder)."""
-        self.records.append(record)
+        """Keep a finished game (and hand it to ``on_record``, which writes it to the results folder); its
+        moves are not kept in memory, where a long run's would add up, only in the folder."""
+        self.records.append(replace(record, moves=()) if record.moves else record)
         if self.on_record is not None:
             self.on_record(record)
 
@@ -250,7 +252,8 @@ def run_tournament(
     cannot be reached.
 
     ``out`` keeps the results in that folder as the games finish (``ResultsFolder``): a row of
-    ``games.csv`` per game, ``summary.json`` at the start and the end, so a run stopped by Ctrl-C,
+    ``games.csv`` and a line of ``moves.jsonl`` (its moves, ``read_moves``) per game, ``summary.json`` at
+    the start and the end, so a run stopped by Ctrl-C,
     SIGTERM or a crash keeps every finished game. With ``resume`` the games already in ``out`` count and
     only the others are played (``games`` may then be more than before); raises ``ResultsFolderError``
     when ``out`` holds another tournament's results, or holds results and ``resume`` is false."""
@@ -300,6 +303,7 @@ def run_tournament(
 
 SUMMARY_JSON = "summary.json"
 GAMES_CSV = "games.csv"
+MOVES_JSONL = "moves.jsonl"
 _PER_ENTRY = ("seat", "score", "win_share", "rank")
 #: What must be the same for a run to continue another's results: the rest (workers, Ray) cannot
 #: change a game's result.
@@ -329,18 +333,74 @@ def _write_summary(directory: Path, result: TournamentResult) -> Path:
     return summary
 
 
+def moves_line(record: GameRecord) -> str:
+    """A game's line of ``moves.jsonl``: its index, seed, each entry's seat and its moves in notation."""
+    return json.dumps({"game": record.index, "seed": record.seed, "seats": list(record.seat_of_entry),
+                       "moves": list(record.moves)}, separators=(",", ":")) + "\n"
+
+
+def _moves_lines(directory: Path) -> dict[int, str]:
+    """The lines of ``moves.jsonl`` by game index (the last one for an index); a line that is not a whole
+    game's (cut short by a crash while it was written) is left out."""
+    path = directory / MOVES_JSONL
+    if not path.exists():
+        return {}
+    lines: dict[int, str] = {}
+    for line in path.read_text().splitlines(keepends=True):
+        try:
+            game = json.loads(line)
+            index = game["game"]
+        except (ValueError, KeyError, TypeError):
+            continue
+        if line.endswith("\n") and type(index) is int and isinstance(game.get("moves"), list):
+            lines[index] = line
+    return lines
+
+
+@dataclass(frozen=True)
+class GameMoves:
+    """One game of a results folder's ``moves.jsonl``: enough to play it again move for move."""
+
+    index: int
+    seed: int
+    seat_of_entry: tuple[int, ...]
+    moves: tuple[str, ...]
+
+
+def read_moves(directory: Path) -> list[GameMoves]:
+    """The games of a results folder whose moves it keeps, by game index (a folder begun before moves were
+    kept holds them only for the games played since). Replay one with ``replay``."""
+    games = []
+    for index, line in sorted(_moves_lines(directory).items()):
+        game = json.loads(line)
+        games.append(GameMoves(index, int(game["seed"]), tuple(int(s) for s in game["seats"]),
+                               tuple(str(m) for m in game["moves"])))
+    return games
+
+
+def replay(result: TournamentResult, game: GameMoves) -> Any:
+    """The final state of a kept game, played again from its seed and moves (raises the engine's
+    ``IllegalAction`` if a move does not fit: then the folder is not this code's)."""
+    state = load_game(result.game).new_game(players=len(result.kinds), seed=game.seed, options=result.options)
+    for move in game.moves:
+        state.apply(move)
+    return state
+
+
 class ResultsFolder:
     """A tournament's results on disk while it runs, so that no finished game is lost: each game's row
-    is appended to ``games.csv`` (and flushed) as soon as it finishes, in the order games finish;
-    ``summary.json`` says the run's settings from the start (``"running": true``) and its table at the
-    end, when ``games.csv`` is rewritten by game index. A later run with ``resume`` reads both, checks
-    that it is the same tournament, and plays only the games not yet in it."""
+    is appended to ``games.csv`` (and flushed) as soon as it finishes, in the order games finish, after
+    its moves are appended to ``moves.jsonl``; ``summary.json`` says the run's settings from the start
+    (``"running": true``) and its table at the end, when both files are rewritten by game index. A later
+    run with ``resume`` reads them, checks that it is the same tournament, keeps the moves of the games
+    in ``games.csv`` only, and plays only the games not yet in it."""
 
     def __init__(self, directory: Path, result: TournamentResult) -> None:
         self.directory = directory
         self.result = result
         self.handle: Any = None
         self.writer: Any = None
+        self.moves_handle: Any = None
 
     @classmethod
     def open(cls, directory: Path, result: TournamentResult, resume: bool) -> ResultsFolder:
@@ -365,9 +425,20 @@ class ResultsFolder:
         result.running = True
         _tally(result)
         result.write(directory)  # the settings from the start; the games kept, without any torn last line
+        self._write_moves()  # and the moves of those games only: a game whose row was lost is played again
         self.handle = (directory / GAMES_CSV).open("a", newline="")
         self.writer = csv.writer(self.handle)
+        self.moves_handle = (directory / MOVES_JSONL).open("a")
         result.on_record = self.add
+
+    def _write_moves(self) -> None:
+        """``moves.jsonl`` again, by game index, with the lines of the games in ``records`` only."""
+        kept = {record.index for record in self.result.records}
+        lines = [line for index, line in sorted(_moves_lines(self.directory).items()) if index in kept]
+        path = self.directory / MOVES_JSONL
+        partial = path.with_name(MOVES_JSONL + ".partial")
+        partial.write_text("".join(lines))
+        partial.replace(path)
 
     def _held_games(self) -> int:
         table = self.directory / GAMES_CSV
@@ -443,19 +514,23 @@ class ResultsFolder:
         return list(records.values())
 
     def add(self, record: GameRecord) -> None:
+        self.moves_handle.write(moves_line(record))
+        self.moves_handle.flush()
         self.writer.writerow(csv_row(record))
         self.handle.flush()
 
     def close(self) -> None:
-        if self.handle is not None:
-            self.handle.close()
-            self.handle = None
+        for handle in (self.handle, self.moves_handle):
+            if handle is not None:
+                handle.close()
+        self.handle = self.moves_handle = None
         self.result.on_record = None
 
     def finish(self) -> None:
-        """The final summary (tallied) and the table by game index."""
+        """The final summary (tallied), the table and the moves by game index."""
         self.result.running = False
         self.result.write(self.directory)
+        self._write_moves()
 
 
 def read_results(directory: Path) -> TournamentResult:

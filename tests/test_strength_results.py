@@ -3,6 +3,7 @@
 Each folder is what ``meeple tournament --out`` left (its rows checked as ``--resume`` checks them), its
 summary's table is the one its rows give (a row edited by hand would show), and docs/bots.md carries the
 line ``bench/strength_table.py`` prints for it, so the published figures are the kept games' figures.
+The games whose moves a folder keeps (those played since 2026-11-28) play again to the scores of their rows.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from meeple.tournament import SUMMARY_JSON, TournamentResult, read_results
+from meeple.tournament import SUMMARY_JSON, TournamentResult, read_moves, read_results, replay
 from tests.bench_modules import bench_module
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,6 +39,21 @@ def test_a_kept_run_is_whole_and_docs_show_its_line(folder: Path) -> None:
     assert strength_table.table_line(folder.name, result) in docs
     readme = (folder.parent / "README.md").read_text()
     assert f"`{folder.name}`" in readme, "the README says how each run was played"
+
+
+@pytest.mark.parametrize("folder", RUNS, ids=[folder.name for folder in RUNS])
+def test_the_kept_moves_of_a_run_play_again_to_its_rows(folder: Path) -> None:
+    result = read_results(folder)
+    rows = {record.index: record for record in result.records}
+    games = read_moves(folder)
+    if not games:
+        pytest.skip(f"{folder.name}'s games were all played before moves were kept")
+    assert {game.index for game in games} <= set(rows), "moves only for the games of the table"
+    for game in games:
+        row = rows[game.index]
+        final = replay(result, game)
+        assert final.is_over and len(game.moves) == row.actions
+        assert tuple(final.scores()[seat] for seat in game.seat_of_entry) == row.scores, f"game {game.index}"
 
 
 @pytest.fixture(scope="module")

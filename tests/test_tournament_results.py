@@ -18,7 +18,17 @@ import pytest
 from typer.testing import CliRunner
 
 from meeple.cli import app
-from meeple.tournament import GAMES_CSV, SUMMARY_JSON, ResultsFolderError, read_results, run_tournament
+from meeple.core.errors import IllegalAction
+from meeple.tournament import (
+    GAMES_CSV,
+    MOVES_JSONL,
+    SUMMARY_JSON,
+    ResultsFolderError,
+    read_moves,
+    read_results,
+    replay,
+    run_tournament,
+)
 from tests.process_groups import assert_group_ends
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,6 +57,7 @@ def test_a_resumed_tournament_has_the_games_and_table_of_one_uninterrupted_run(t
     assert resumed.resumed == 5 and resumed.played_now == 7
     assert _rows(tmp_path / "parts") == _rows(tmp_path / "whole")
     assert [int(row["game"]) for row in _rows(tmp_path / "parts")] == list(range(12))  # by index at the end
+    assert (tmp_path / "parts" / MOVES_JSONL).read_text() == (tmp_path / "whole" / MOVES_JSONL).read_text()
     summary = json.loads((tmp_path / "parts" / SUMMARY_JSON).read_text())
     assert summary["entries"] == whole.to_json()["entries"]  # win shares, scores and ratings alike
     assert summary["games"] == 12 and summary["resumed"] == 5 and summary["running"] is False
@@ -67,6 +78,23 @@ def test_a_results_folder_read_back_gives_the_table_of_its_run(tmp_path: Path) -
     table = tmp_path / "run" / GAMES_CSV
     table.write_text(table.read_text() + "6,9,12")
     assert len(read_results(tmp_path / "run").records) == 6
+
+
+def test_every_game_of_a_folder_plays_again_from_its_kept_moves_to_its_row(tmp_path: Path) -> None:
+    played = run_tournament(GAME, ["medium", "easy", "medium"], 6, seed=11, workers=2, out=tmp_path)
+    assert all(not record.moves for record in played.records)  # in the folder, not held in memory
+    result = read_results(tmp_path)
+    games = read_moves(tmp_path)
+    assert [game.index for game in games] == list(range(6))
+    for game, record in zip(games, result.records, strict=True):
+        assert (game.seed, game.seat_of_entry, len(game.moves)) == (record.seed, record.seat_of_entry, record.actions)
+        final = replay(result, game)
+        assert final.is_over
+        assert tuple(final.scores()[seat] for seat in game.seat_of_entry) == record.scores
+    # a move that does not fit the game is refused by the engine, not passed over
+    forged = replace(games[0], moves=(*games[0].moves[:3], "not-a-move"))
+    with pytest.raises(IllegalAction, match="not-a-move"):
+        replay(result, forged)
 
 
 def test_reading_a_folder_that_holds_no_tournament_says_why(tmp_path: Path) -> None:
@@ -137,9 +165,12 @@ def test_a_row_torn_by_a_crash_is_played_again(tmp_path: Path) -> None:
     complete = _rows(tmp_path)
     text = (tmp_path / GAMES_CSV).read_text()
     (tmp_path / GAMES_CSV).write_text(text[: text.rstrip("\n").rfind("\n") + 6])  # the last row cut short
+    moves = (tmp_path / MOVES_JSONL).read_text()
+    (tmp_path / MOVES_JSONL).write_text(moves + '{"game": 4, "seed": 5, "mo')  # and a line cut short
     resumed = run_tournament(GAME, LINEUP, 4, seed=1, workers=1, out=tmp_path, resume=True)
     assert resumed.resumed == 3 and resumed.played_now == 1
     assert _rows(tmp_path) == complete
+    assert (tmp_path / MOVES_JSONL).read_text() == moves  # the game played again once, the torn line gone
 
 
 def test_a_forged_row_is_refused_in_words(tmp_path: Path) -> None:
@@ -210,6 +241,8 @@ def test_a_killed_tournament_keeps_the_games_written_before_the_crash(tmp_path: 
     assert summary["running"] is True and summary["bots"] == ["easy"] * 3  # the settings, from the start
     kept = len((tmp_path / GAMES_CSV).read_text().splitlines()) - 1
     assert kept >= 50
+    with_moves = {game.index for game in read_moves(tmp_path)}
+    assert {int(row["game"]) for row in _rows(tmp_path)} <= with_moves  # a game's moves are written before its row
     resumed = run_tournament("citadels", ["easy"] * 3, 1_000_000, seed=1, workers=1, out=tmp_path, resume=True,
                              on_progress=_stop_after_one)
     assert kept - 1 <= resumed.resumed <= kept  # a last row torn by the kill is played again
