@@ -629,6 +629,46 @@ def ladder(
     console.print(f"(leaderboards list players with at least {MIN_GAMES_LISTED} rated games)")
 
 
+@app.command("import-tournament")
+def import_tournament_command(
+    folder: Annotated[Path, typer.Argument(help="A results folder of meeple tournament --out.")],
+    game: Annotated[list[int] | None, typer.Option(
+        "--game", "-g", metavar="N",
+        help="Only this game (its index in games.csv, from 0); repeat for more. Default: all.")] = None,
+    database_url: Annotated[str | None, typer.Option(
+        "--database-url", envvar="MEEPLE_DATABASE_URL", help="The site's database (as given to serve).")] = None,
+) -> None:
+    """Put a tournament's kept games on the site as finished, unrated tables, each to watch in the
+    browser's replay (/tables/ID/replay): every game is played again from its moves and must end as its
+    row says. Importing again adds only the games not yet there."""
+    from meeple.server.config import Settings
+    from meeple.server.db import make_engine, migrate
+    from meeple.server.store import Store
+    from meeple.server.tournament_games import ImportedGame, import_tournament
+    from meeple.tournament import ResultsFolderError
+
+    try:
+        settings = Settings.from_env(database_url=database_url)
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
+    engine = make_engine(settings.database_url)
+    migrate(engine)
+
+    def report(imported: ImportedGame) -> None:
+        lineup = " / ".join(f"{level} {score}" for level, score in zip(imported.levels, imported.scores, strict=True))
+        state = "" if imported.added else " (already there)"
+        console.print(f"game {imported.index}: /tables/{imported.table_id}/replay — {lineup}{state}")
+
+    try:
+        games = import_tournament(Store(engine), folder, set(game) if game else None, on_game=report)
+    except ResultsFolderError as error:
+        raise typer.BadParameter(str(error), param_hint="FOLDER") from None
+    finally:
+        engine.dispose()
+    added = sum(imported.added for imported in games)
+    console.print(f"{added} game{'s' * (added != 1)} added, {len(games) - added} already there")
+
+
 def _safe_url(url: str) -> str:
     """The database URL with any password hidden, for the start-up line."""
     from sqlalchemy.engine import make_url

@@ -70,7 +70,7 @@ def play_ladder(store: Store, game_name: str, players: int, levels: Sequence[str
                        status=FINISHED, host_token_hash="", created_at=now, finished_at=now,
                        seats=[SeatRow(BOT, bot_level=level) for level in lineup], moves=moves, rated=True)
         result = LadderGame(row.id, lineup, list(state.scores()), list(state.winners()))
-        store.record_ladder_game(row, result.scores, result.winners)
+        store.record_bot_game(row, result.scores, result.winners)
         played.append(result)
         if on_game is not None:
             on_game(result)

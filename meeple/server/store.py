@@ -850,21 +850,23 @@ class Store:
         session.flush()
         return True
 
-    def record_ladder_game(self, row: TableRow, scores: list[int], winners: list[int]) -> None:
-        """Store a finished bot-ladder game (``meeple.server.ladder``) with its moves, rated in the same
-        transaction."""
+    def record_bot_game(self, row: TableRow, scores: list[int], winners: list[int]) -> None:
+        """Store a finished game the bots played away from the site with its moves: a bot-ladder game
+        (``meeple.server.ladder``), rated in the same transaction, or a tournament's, unrated
+        (``meeple.server.tournament_games``)."""
         with self.sessions.begin() as session:
             session.add(GameTable(
                 id=row.id, game=row.game, players=row.players, seed=row.seed, options=row.options, status=FINISHED,
                 host_token_hash=row.host_token_hash, created_at=row.created_at, finished_at=row.finished_at,
-                moves=len(row.moves), scores=scores, winners=winners, rated=True,
+                moves=len(row.moves), scores=scores, winners=winners, rated=row.rated,
                 seats=[Seat(seat=i, kind=s.kind, bot_level=s.bot_level) for i, s in enumerate(row.seats)]))
             session.flush()
             if row.moves:
                 session.execute(insert(cast(Table, ActionRecord.__table__)), [
                     {"table_id": row.id, "idx": index, "seat": seat, "notation": notation, "created_at": row.created_at}
                     for index, (seat, notation) in enumerate(row.moves)])
-            self.rate_finished(session, row.id, scores, winners, ladder=True)
+            if row.rated:
+                self.rate_finished(session, row.id, scores, winners, ladder=True)
 
     def profile(self, name: str, key: str, recent: int = 20) -> JSON | None:
         """An account's public record, or ``None``: per game the finished games it played and won and
