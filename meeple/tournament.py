@@ -585,9 +585,11 @@ def _start_worker(decisions: Any, games: dict[str, str]) -> None:
 
 
 class _DecisionCounter:
-    """Adds a worker's decisions to the shared counter every ``PROGRESS_EVERY`` seconds, not one by one."""
+    """Hands a game's decisions to ``send`` every ``PROGRESS_EVERY`` seconds, not one by one (a worker
+    process adds them to the shared counter, a Ray task to the tally actor)."""
 
-    def __init__(self) -> None:
+    def __init__(self, send: Callable[[int], None]) -> None:
+        self.send = send
         self.unreported = 0
         self.next_report = time.monotonic() + PROGRESS_EVERY
 
@@ -597,15 +599,20 @@ class _DecisionCounter:
             self.flush()
 
     def flush(self) -> None:
-        if _shared_decisions is not None and self.unreported:
-            with _shared_decisions.get_lock():
-                _shared_decisions.value += self.unreported
+        if self.unreported:
+            self.send(self.unreported)
         self.unreported = 0
         self.next_report = time.monotonic() + PROGRESS_EVERY
 
 
+def _add_to_shared_decisions(count: int) -> None:
+    if _shared_decisions is not None:
+        with _shared_decisions.get_lock():
+            _shared_decisions.value += count
+
+
 def _play_job(job: Job) -> GameRecord:
-    counter = _DecisionCounter()
+    counter = _DecisionCounter(_add_to_shared_decisions)
     record = play_tournament_game(*job, on_action=counter)
     counter.flush()
     return record
@@ -693,26 +700,6 @@ class _DecisionTally:
         return self.total
 
 
-class _RayDecisionCounter:
-    """In a Ray task: sends its decisions to the tally every ``PROGRESS_EVERY`` seconds, not one by one."""
-
-    def __init__(self, tally: Any) -> None:
-        self.tally = tally
-        self.unreported = 0
-        self.next_report = time.monotonic() + PROGRESS_EVERY
-
-    def __call__(self, played: int) -> None:
-        self.unreported += 1
-        if time.monotonic() >= self.next_report:
-            self.flush()
-
-    def flush(self) -> None:
-        if self.unreported:
-            self.tally.add.remote(self.unreported)
-        self.unreported = 0
-        self.next_report = time.monotonic() + PROGRESS_EVERY
-
-
 def _play_ray_chunk(jobs: list[Job], tally: Any, fingerprint: str | None) -> list[GameRecord]:
     """A Ray task: consecutive games of the tournament, each played exactly as in a local worker."""
     if fingerprint is not None and fingerprint != code_fingerprint():
@@ -721,7 +708,7 @@ def _play_ray_chunk(jobs: list[Job], tally: Any, fingerprint: str | None) -> lis
         raise RayUnavailable(f"meeple on {socket.gethostname()} is not the code that started the tournament "
                            f"(fingerprint {code_fingerprint()}, expected {fingerprint}): install the same "
                            "meeple on every node, so that every seed plays alike")
-    counter = _RayDecisionCounter(tally)
+    counter = _DecisionCounter(tally.add.remote)
     records = [play_tournament_game(*job, on_action=counter) for job in jobs]
     counter.flush()
     return records
