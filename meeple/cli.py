@@ -585,8 +585,6 @@ def ladder(
     they stand against each."""
     import secrets
 
-    from meeple.server.config import Settings
-    from meeple.server.db import make_engine, migrate
     from meeple.server.ladder import LadderGame, play_ladder
     from meeple.server.ratings import MIN_GAMES_LISTED
     from meeple.server.store import Store
@@ -603,12 +601,7 @@ def ladder(
     chosen_options = _parse_options(option, preset)
     first = seed if seed is not None else secrets.randbits(40)
     _new_game(chosen, count, first, chosen_options)  # validates players and options up front
-    try:
-        settings = Settings.from_env(database_url=database_url)
-    except ValueError as error:
-        raise typer.BadParameter(str(error)) from None
-    engine = make_engine(settings.database_url)
-    migrate(engine)
+    engine = _site_database(database_url)
     store = Store(engine)
 
     def report(result: LadderGame) -> None:
@@ -641,18 +634,11 @@ def import_tournament_command(
     """Put a tournament's kept games on the site as finished, unrated tables, each to watch in the
     browser's replay (/tables/ID/replay): every game is played again from its moves and must end as its
     row says. Importing again adds only the games not yet there."""
-    from meeple.server.config import Settings
-    from meeple.server.db import make_engine, migrate
     from meeple.server.store import Store
     from meeple.server.tournament_games import ImportedGame, import_tournament
     from meeple.tournament import ResultsFolderError
 
-    try:
-        settings = Settings.from_env(database_url=database_url)
-    except ValueError as error:
-        raise typer.BadParameter(str(error)) from None
-    engine = make_engine(settings.database_url)
-    migrate(engine)
+    engine = _site_database(database_url)
 
     def report(imported: ImportedGame) -> None:
         lineup = " / ".join(f"{level} {score}" for level, score in zip(imported.levels, imported.scores, strict=True))
@@ -667,6 +653,20 @@ def import_tournament_command(
         engine.dispose()
     added = sum(imported.added for imported in games)
     console.print(f"{added} game{'s' * (added != 1)} added, {len(games) - added} already there")
+
+
+def _site_database(database_url: str | None) -> Any:
+    """The site's database engine (``--database-url`` or the environment, as ``serve`` reads it), migrated."""
+    from meeple.server.config import Settings
+    from meeple.server.db import make_engine, migrate
+
+    try:
+        settings = Settings.from_env(database_url=database_url)
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
+    engine = make_engine(settings.database_url)
+    migrate(engine)
+    return engine
 
 
 def _safe_url(url: str) -> str:
