@@ -339,13 +339,13 @@ def moves_line(record: GameRecord) -> str:
                        "moves": list(record.moves)}, separators=(",", ":")) + "\n"
 
 
-def _moves_lines(directory: Path) -> dict[int, str]:
-    """The lines of ``moves.jsonl`` by game index (the last one for an index); a line that is not a whole
-    game's (cut short by a crash while it was written) is left out."""
+def _moves_lines(directory: Path) -> dict[int, tuple[str, dict[str, Any]]]:
+    """The lines of ``moves.jsonl`` by game index (the last one for an index), each with what it says; a
+    line that is not a whole game's (cut short by a crash while it was written) is left out."""
     path = directory / MOVES_JSONL
     if not path.exists():
         return {}
-    lines: dict[int, str] = {}
+    lines: dict[int, tuple[str, dict[str, Any]]] = {}
     for line in path.read_text().splitlines(keepends=True):
         try:
             game = json.loads(line)
@@ -353,7 +353,7 @@ def _moves_lines(directory: Path) -> dict[int, str]:
         except (ValueError, KeyError, TypeError):
             continue
         if line.endswith("\n") and type(index) is int and isinstance(game.get("moves"), list):
-            lines[index] = line
+            lines[index] = (line, game)
     return lines
 
 
@@ -371,18 +371,21 @@ def read_moves(directory: Path) -> list[GameMoves]:
     """The games of a results folder whose moves it keeps, by game index (a folder begun before moves were
     kept holds them only for the games played since). Replay one with ``replay``."""
     games = []
-    for index, line in sorted(_moves_lines(directory).items()):
-        game = json.loads(line)
+    for index, (_line, game) in sorted(_moves_lines(directory).items()):
         games.append(GameMoves(index, int(game["seed"]), tuple(int(s) for s in game["seats"]),
                                tuple(str(m) for m in game["moves"])))
     return games
 
 
-def replay(result: TournamentResult, game: GameMoves) -> Any:
+def replay(result: TournamentResult, game: GameMoves,
+           on_move: Callable[[int | None, str], None] | None = None) -> Any:
     """The final state of a kept game, played again from its seed and moves (raises the engine's
-    ``IllegalAction`` if a move does not fit: then the folder is not this code's)."""
+    ``IllegalAction`` if a move does not fit: then the folder is not this code's); ``on_move(seat,
+    move)`` hears each move before it is applied, with the seat to play then."""
     state = load_game(result.game).new_game(players=len(result.kinds), seed=game.seed, options=result.options)
     for move in game.moves:
+        if on_move is not None:
+            on_move(state.current_player, move)
         state.apply(move)
     return state
 
@@ -434,7 +437,7 @@ class ResultsFolder:
     def _write_moves(self) -> None:
         """``moves.jsonl`` again, by game index, with the lines of the games in ``records`` only."""
         kept = {record.index for record in self.result.records}
-        lines = [line for index, line in sorted(_moves_lines(self.directory).items()) if index in kept]
+        lines = [line for index, (line, _game) in sorted(_moves_lines(self.directory).items()) if index in kept]
         path = self.directory / MOVES_JSONL
         partial = path.with_name(MOVES_JSONL + ".partial")
         partial.write_text("".join(lines))

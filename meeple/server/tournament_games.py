@@ -20,7 +20,15 @@ from pathlib import Path
 from meeple.core.errors import IllegalAction
 from meeple.core.registry import load_game
 from meeple.server.store import BOT, FINISHED, SeatRow, Store, TableRow
-from meeple.tournament import GameMoves, GameRecord, ResultsFolderError, TournamentResult, read_moves, read_results
+from meeple.tournament import (
+    GameMoves,
+    GameRecord,
+    ResultsFolderError,
+    TournamentResult,
+    read_moves,
+    read_results,
+    replay,
+)
 
 
 @dataclass(frozen=True)
@@ -77,19 +85,20 @@ def _table(result: TournamentResult, game: GameMoves, record: GameRecord | None
     if record is None:
         raise ResultsFolderError(f"game {game.index} has moves but no row in games.csv")
     players = len(result.kinds)
-    engine = load_game(result.game)
-    options = dict(engine.resolve_options(result.options, players))
-    state = engine.new_game(players=players, seed=game.seed, options=options)
     moves: list[tuple[int, str]] = []
+    tried = 0
+
+    def keep(seat: int | None, notation: str) -> None:
+        nonlocal tried
+        tried += 1
+        if seat is None:
+            raise IllegalAction(f"{notation!r} comes after the game is over")
+        moves.append((seat, notation))
+
     try:
-        for notation in game.moves:
-            seat = state.current_player
-            if seat is None:
-                raise IllegalAction(f"{notation!r} comes after the game is over")
-            state.apply(notation)
-            moves.append((seat, notation))
+        state = replay(result, game, on_move=keep)
     except IllegalAction as error:
-        raise ResultsFolderError(f"game {game.index} does not play again here, move {len(moves) + 1}: {error}"
+        raise ResultsFolderError(f"game {game.index} does not play again here, move {tried}: {error}"
                                  ) from None
     scores = list(state.scores())
     if not state.is_over or tuple(scores[seat] for seat in game.seat_of_entry) != record.scores:
@@ -98,6 +107,7 @@ def _table(result: TournamentResult, game: GameMoves, record: GameRecord | None
     levels = [""] * players
     for entry, seat in enumerate(game.seat_of_entry):
         levels[seat] = result.kinds[entry]
+    options = dict(load_game(result.game).resolve_options(result.options, players))
     now = datetime.now(UTC)
     row = TableRow(id=table_id_of(result, game), game=result.game, players=players, seed=game.seed, options=options,
                    status=FINISHED, host_token_hash="", created_at=now, finished_at=now,
