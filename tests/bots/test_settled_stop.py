@@ -164,14 +164,19 @@ def test_a_paired_root_stops_once_its_winner_cannot_change() -> None:
     """Seat 0 has passed, so a pass of seat 1 (holding 6 and 9) ends the game, which seat 0 wins on the
     tie: the paired root overrules the policy's pass for the 9 in nearly every world, and is sure of it
     well before its budget's end (at about 70% of it), clear of the deadline's own stop at 97% of it. (A
-    close choice is sure only in the budget's last few hundredths, where that stop can come first.)"""
+    close choice is sure only in the budget's last few hundredths, where that stop can come first.) Up to
+    three decisions, each choosing the 9, until one stops early: on a busy machine (a CI run, 2026-11-28)
+    the CPU time a world takes can grow in the budget's second half, and the deadline's stop came first."""
     state = toy(2, 4)
     state.apply("pass")
-    bot = timed_search(rollout_policy=PassesFirst(), paired_root=2, budget=0.3)
-    action = bot.choose(state)
+    for _ in range(3):
+        bot = timed_search(rollout_policy=PassesFirst(), paired_root=2, budget=0.3)
+        assert bot.choose(state.clone()) == "play:9"
+        if bot.last_stopped_early:
+            break
     settled = bot.last_settled
     assert bot.last_stopped_early and settled is not None
-    assert action == settled.leader == "play:9"
+    assert settled.leader == "play:9"
     assert settled.spent < 0.9 * 0.3
 
 
