@@ -158,7 +158,12 @@ def load_or_value(positions: Sequence[Position], rollouts: int, path: str | None
         components = saved.get("components")  # per position: (win shares, margins); absent in older files
         for index, (position, (names, values)) in enumerate(zip(positions, saved["values"], strict=True)):
             if names != [str(action) for action in position.candidates]:
-                raise SystemExit(f"{path} holds values for other positions")
+                # The same position with candidates ranked otherwise (the heuristic's ranking changed since
+                # the file was written): keep the file's, so settings are compared on the same values.
+                by_name = {str(action): action for action in position.state.legal_actions()}
+                if str(position.heuristic_choice) != names[0] or not all(name in by_name for name in names):
+                    raise SystemExit(f"{path} holds values for other positions")
+                position.candidates = [by_name[name] for name in names]
             position.values = values
             if components is not None:
                 position.wins, position.margins = components[index]

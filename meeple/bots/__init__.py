@@ -66,19 +66,21 @@ HARD_SETTINGS: dict[str, Any] = {
 #: positions (no world reuse, paired root or opponent model did: docs/bots.md, "Citadels: decision quality per
 #: setting"). Palais Royal's fitted evaluation rewards holding on to servants, gold and nobles, so a search cut by it
 #: grows idle the more it iterates (a faster machine made hard lose to the heuristic): its search compares the
-#: heuristic's eight best actions on common worlds with rollouts played to the end, and plays another than the
-#: heuristic's choice only when it is better by a standard error, 1 s a decision (docs/bots.md, "Palais Royal: rollouts
-#: to the end on a paired root"). Caylus hides nothing and draws nothing after the setup: every determinization is the
-#: same position, so one serves the whole decision. Its rollouts are cut only at a turn's start (nothing placed and not
-#: yet paid) and only from turn 7 on, where the evaluation judges well: a rollout from before turn 7 is played up to
-#: its start, one from later to the next turn's (or the end). That chose as well as rollouts to the end on 80
-#: positions, with four times the iterations, where cuts after a count of decisions chose worse (docs/bots.md, "Caylus:
-#: what changed").
+#: heuristic's choice and the next seven legal actions in legal order (its tournaments were played so, before the
+#: heuristic ranked its actions: ``paired_ranked`` off) on common worlds with rollouts played to the end, and plays
+#: another than the heuristic's choice only when it is better by a standard error, 1 s a decision (docs/bots.md,
+#: "Palais Royal: rollouts to the end on a paired root"). Caylus hides nothing and draws nothing after the setup:
+#: every determinization is the same position, so one serves the whole decision. Its rollouts are cut only at a
+#: turn's start (nothing placed and not yet paid) and only from turn 7 on, where the evaluation judges well: a
+#: rollout from before turn 7 is played up to its start, one from later to the next turn's (or the end). That chose
+#: as well as rollouts to the end on 80 positions, with four times the iterations, where cuts after a count of
+#: decisions chose worse (docs/bots.md, "Caylus: what changed").
 HARD_SETTINGS_BY_GAME: dict[str, dict[str, Any]] = {
     "burgundy": {"paired_root": 3, "paired_z": 1.0, "win_weight": 0.3, "time_limit": 1.0, "rollout_cutoff": 20},
     "citadels": {"time_limit": 1.0, "rollout_cutoff": 20, "world_reuse": 8},
     "caylus": {"rollout_cutoff": 0, "rollout_boundary": "turn", "rollout_boundary_from": 7, "world_reuse": 1_000_000},
-    "palais_royal": {"paired_root": 8, "paired_z": 1.0, "rollout_cutoff": None, "time_limit": 1.0},
+    "palais_royal": {"paired_root": 8, "paired_z": 1.0, "rollout_cutoff": None, "time_limit": 1.0,
+                     "paired_ranked": False},
 }
 
 

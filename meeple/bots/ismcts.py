@@ -32,7 +32,8 @@ Generic improvements over the plain algorithm (nothing here knows which game it 
   ``ranked(state)`` order when it has one) and every iteration plays *each* of them in the same
   determinization (its future dice and draws included), one ISMCTS iteration in each candidate's
   subtree. The candidates are thus compared on common random numbers, so a handful of worlds tells
-  a real difference from luck; below the root it is the usual ISMCTS.
+  a real difference from luck; below the root it is the usual ISMCTS, or with ``paired_flat`` no tree
+  at all: each candidate is played out by the policy (flat Monte Carlo on common worlds).
 - **World reuse** (``world_reuse=k``): one determinization serves ``k`` iterations in a row (each on
   its own ``clone()``), where sampling it costs more than cloning it. Every world is still a fresh
   sample for the bot's seat; only consecutive iterations share one.
@@ -273,7 +274,11 @@ class ISMCTSBot:
     common determinizations (module docstring); ``None`` for the usual UCB at the root.
     ``paired_margin``: how much better, in mean reward per world, another candidate must do to overrule
     the policy's own choice; ``paired_z``: and by how many standard errors of the paired differences
-    (0: no such test). ``rollout_boundary``: a state attribute (e.g. ``"turn"``) whose change a rollout
+    (0: no such test); ``paired_flat``: each candidate's reward in a world is the rollout policy's play from
+    it, with no tree below the candidates (the policy's value of each, what the z test then compares);
+    ``paired_ranked``: the candidates after the policy's choice follow its ``ranked`` order (False: the
+    legal order, as Palais Royal's hard level was measured).
+    ``rollout_boundary``: a state attribute (e.g. ``"turn"``) whose change a rollout
     past the cutoff waits for before it is scored; ``rollout_boundary_from``: the least value of it a
     rollout may be scored at (``None``: any). ``rollout_to_end_from``: the progress (the evaluator's
     ``progress(state)``, in [0, 1]) from which a rollout past its cutoff goes on to the end (``None``:
@@ -307,6 +312,8 @@ class ISMCTSBot:
         paired_root: int | None = None,
         paired_margin: float = 0.0,
         paired_z: float = 0.0,
+        paired_flat: bool = False,
+        paired_ranked: bool = True,
         world_reuse: int = 1,
         opponents_follow_policy: bool = False,
         budget_clock: str = "wall",
@@ -346,6 +353,8 @@ class ISMCTSBot:
         self.paired_root = paired_root
         self.paired_margin = paired_margin
         self.paired_z = paired_z
+        self.paired_flat = paired_flat
+        self.paired_ranked = paired_ranked
         self.world_reuse = world_reuse
         self.belief_worlds = belief_worlds
         self._likelihood: Callable[[GameState[Any], int], float | None] | None = None
@@ -527,11 +536,12 @@ class ISMCTSBot:
         return SettledPoint(done, self.clock() - self._started, leader, lead, bound)
 
     def root_candidates(self, state: GameState[Any], legal: Sequence[Any], count: int) -> list[Any]:
-        """The policy's choice first, then its ranking (or the legal order), ``count`` at most."""
+        """The policy's choice first, then its ranking (or the legal order: without one, or with
+        ``paired_ranked`` off), ``count`` at most."""
         policy = self.rollout_policy
         assert policy is not None
         favourite = self._policy_action(state, legal)
-        ranked = getattr(policy, "ranked", None)
+        ranked = getattr(policy, "ranked", None) if self.paired_ranked else None
         order = list(ranked(state)) if ranked is not None else list(legal)
         candidates = [] if favourite is None else [favourite]
         for action in order:
@@ -548,6 +558,7 @@ class ISMCTSBot:
         per_world = statistics.per_world  # one reward per candidate for every world played out
         totals = [0.0] * len(nodes)
         watch = self._deadline is not None and self.iterations is None
+        flat = self.paired_flat
         while True:
             if self.iterations is not None and len(per_world) * len(nodes) >= self.iterations:
                 break
@@ -566,7 +577,11 @@ class ISMCTSBot:
             for node in nodes:
                 copy = world.clone()
                 copy.apply(node.action)
-                reward = self._iterate(node, copy)[seat]
+                if flat:
+                    self._cut = False
+                    reward = self._rollout(copy)[seat]
+                else:
+                    reward = self._iterate(node, copy)[seat]
                 if self._cut or (node is not nodes[-1] and self._out_of_time()):
                     break
                 rewards.append(reward)

@@ -3,7 +3,7 @@ its facts another way (a lens instead of the engine's fields) provably decides t
 
 Each case is a game, a player count, options and a seed; ``game_digest`` plays it with
 ``HeuristicBot(10 * seed + seat)`` on every seat and hashes the whole history, the scores and the
-winners, and for a bot with a ``ranked`` order (the search's candidates: Burgundy's) a fresh bot's
+winners, and for a bot with a ``ranked`` order (the search's candidates: Burgundy's and Palais Royal's) a fresh bot's
 ranking at every ``RANK_EVERY``-th ply. The expected digests were generated from the bots before they
 read lenses (``python -m tests.bots.heuristic_golden citadels palais_royal`` rewrites them; with
 ``--missing-only`` it adds new cases and keeps every recorded digest) and are

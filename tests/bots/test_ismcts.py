@@ -160,6 +160,21 @@ def test_paired_root_overrules_a_poor_policy_on_common_worlds() -> None:
     assert bot.last_iterations == 12  # 6 worlds × 2 candidates
 
 
+def test_a_flat_paired_root_values_each_candidate_by_the_policys_playout_alone() -> None:
+    """``paired_flat``: no tree grows below the candidates, so a candidate's value in a world is what the
+    policy's own play makes of it. With a policy that always passes, the toy game then ends the same way
+    in every world, whatever was dealt; below a tree the other seats try their cards and it does not."""
+    state = Toy().new_game(players=3, seed=6)
+    outcomes = {}
+    for flat in (True, False):
+        bot = ISMCTSBot(seed=2, iterations=40, rollout_policy=_PassingPolicy(), paired_root=2, epsilon=0.0,
+                        paired_flat=flat)
+        statistics = bot.search(state)
+        assert statistics.candidates == ["pass", "play:2"] and len(statistics.per_world) == 20
+        outcomes[flat] = {tuple(rewards) for rewards in statistics.per_world}
+    assert len(outcomes[True]) == 1 and len(outcomes[False]) > 1
+
+
 def test_paired_root_keeps_the_policy_choice_when_nothing_beats_it() -> None:
     state = mid_game("burgundy", 4, seed=4, steps=40)
     policy = RolloutPolicy(9)

@@ -68,3 +68,30 @@ def test_beats_three_random_bots() -> None:
     """A random bot in seat 0 wins about a quarter of these games; the heuristic wins nearly all."""
     wins = wins_against_random(lambda game: _new(4, 500 + game), HeuristicBot, games=8, players=4)
     assert wins >= 6
+
+
+@pytest.mark.parametrize("variant", ["default", "odd_rules"])
+def test_the_ranking_orders_every_legal_action_and_puts_the_bots_choice_first(variant: str) -> None:
+    """The search compares the ranking's first few actions, so it must hold every legal action once, leave
+    the bot's generator untouched, and agree with ``choose`` (which breaks near-ties with noise)."""
+    first = decisions = 0
+    for seed in (1, 2, 3):
+        state = _new(4, seed, variant)
+        players = [HeuristicBot(seed=10 * seed + seat) for seat in range(4)]
+        while not state.is_over:
+            seat = state.current_player
+            legal = state.legal_actions()
+            if len(legal) > 1:
+                ranker = HeuristicBot(seed=seat)
+                drawn_before = ranker.rng.to_json()
+                order = ranker.ranked(state)
+                assert ranker.rng.to_json() == drawn_before
+                assert sorted(map(str, order)) == sorted(map(str, legal))
+                pick = players[seat].choose(state)
+                decisions += 1
+                first += order[0] == pick
+            else:
+                pick = legal[0]
+            state.apply(pick)
+    assert decisions > 500
+    assert first / decisions > 0.95, f"the choice ranked first in {first} of {decisions} decisions"

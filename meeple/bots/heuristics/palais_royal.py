@@ -43,7 +43,7 @@ Ties are broken by a tiny noise from the bot's own seeded generator, so a seed g
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, cast
 
 from meeple.core.contract import GameState
@@ -103,6 +103,12 @@ MAJORITY_WORTH = {PAR: 0.5, STA: 0.8, MIN: 0.8, KIN: 1.0, POM: 1.0}
 CARD_USE = {REINF: 0.4, PASSAGE: 0.7, PURSE: 1.2, KLETTER: 0.8, VLETTER: 0.8, RECOMMEND: 0.9,
             PATRON: 0.9, TIE: 0.2, FAVOUR: 1.5}
 STEP4_CARDS = (KLETTER, VLETTER, RECOMMEND, PATRON)
+#: The least gain (see ``_relocations``) a Stairway move must bring, else the seat ends its moves.
+MOVE_THRESHOLD = 0.02
+#: A worth above any other, for what a rule of thumb always plays first.
+FIRST = 1000.0
+#: Below any worth: the actions no rule of thumb values, ranked last.
+UNVALUED = -1e9
 
 _CURVES = tuple(
     tuple(sum(ROOM_CURVE[r][min(i, len(ROOM_CURVE[r]) - 1)] for i in range(n)) for n in range(40))
@@ -190,6 +196,105 @@ class HeuristicBot:
         if step == 4:
             return self._recruit(state, s, legal)
         return self._backdoor(s, legal)
+
+    def ranked(self, state: GameState[Any]) -> list[Any]:
+        """Every legal action, best first by the valuations ``choose`` plays by (a search's candidates).
+
+        Draws nothing from the generator, so ranking a position leaves the bot's later choices as they
+        were; the order may differ from ``choose`` in a tie or where ``choose`` follows a fixed rule
+        (a search puts ``choose``'s own pick first). Actions no rule values come last, in legal order."""
+        legal = cast("Sequence[PalaisAction]", state.legal_actions())
+        if len(legal) <= 1:
+            return list(legal)
+        seat = state.current_player
+        assert seat is not None
+        s = cast(PalaisLens, state.lens(seat))
+        self._facts = None
+        worth = self._worths(state, s, legal)
+        order = sorted(range(len(legal)), key=lambda index: (-worth.get(legal[index], UNVALUED), index))
+        return [legal[index] for index in order]
+
+    def _worths(self, state: GameState[Any], s: PalaisLens, legal: Sequence[PalaisAction]) -> dict[PalaisAction, float]:
+        """A comparable worth for the legal actions of this step that its rule of thumb values."""
+        me = s.seat
+        worth: dict[PalaisAction, float] = {A.END_ACTION: 0.0}
+        if s.phase == "setup":
+            counts = s.rooms[me]
+            for action in legal:
+                trial = list(counts)
+                trial[action.a] += 1
+                worth[action] = self._rooms_worth(s, me, trial, 10) + (0.25 if action.a in (KIN, POM, OFF) else 0.0)
+            return worth
+        if s.edge_square >= 0:
+            worth[A.EDGE_FROM_POOL] = FIRST
+            for action in legal:
+                if action.kind == A.EDGE_FROM:
+                    worth[action] = -self._source_loss(s, me, action.a)
+            return worth
+        future = self._rounds_left(s)
+        hand = s.hand
+        if hand[FAVOUR]:
+            worth[A.PLAY_CARD[FAVOUR]] = FIRST
+        step = s.step
+        if step == 1:
+            worth[A.GATE_POOL] = 1.0
+            reinforce = future > 1 and s.pool[me] >= s.gate_allowance + 2
+            worth[A.PLAY_CARD[REINF]] = FIRST if reinforce else -0.5
+        elif step == 2:
+            worth[A.PLAY_CARD[PASSAGE]] = FIRST if future > 0 else -1.0
+            if s.movement_points > 0:
+                worth[A.END_ACTION] = MOVE_THRESHOLD
+                dist = self._distances_for(s)
+                adjacent = s.adjacent
+                for gain, a, b, d in self._relocations(s, me, future):
+                    for step_to in adjacent[a]:  # every first step of a shortest path earns the gain
+                        if dist[step_to][b] == d - 1:
+                            move = A.MOVE_BETWEEN[(a, step_to)]
+                            if gain > worth.get(move, UNVALUED):
+                                worth[move] = gain
+        elif step == 3:
+            for action in (A.MINT_ACTION, A.KING_POOL, A.POMP_POOL):
+                worth[action] = FIRST
+            for action in legal:
+                if (action.kind == A.KING_FROM and action.a != KIN) or (action.kind == A.POMP_FROM and action.a != POM):
+                    worth[action] = FIRST / 2 - self._source_loss(s, me, action.a)
+            if hand[PURSE]:
+                gold_worth = self._gold_worth(future)
+                cands = self._candidates(s, me, future)
+                counts = s.rooms[me]
+                gain = (self._recruit_value(s, me, counts, cands, gold_worth)
+                        - self._recruit_value(s, me, counts, cands, gold_worth, extra_gold=-3)
+                        - (1.0 if sum(hand) <= s.hand_cap else 0.0))
+                worth[A.PLAY_CARD[PURSE]] = FIRST if gain > 0 or (future > 2 and sum(hand) > s.hand_cap) else gain
+        elif step == 4:
+            for value, action in self._recruit_worths(s, legal, me, future):
+                worth[action] = value
+            keep_worth = 1.0 if sum(hand) <= s.hand_cap else 0.0
+            for card in STEP4_CARDS:
+                play = A.PLAY_CARD[card]
+                if hand[card] and play in legal:
+                    played = state.clone()
+                    played.apply(play)
+                    after = cast(PalaisLens, played.lens(me))
+                    best_after = max((value for value, _ in self._recruit_worths(
+                        after, cast("Sequence[PalaisAction]", played.legal_actions()), me, future)), default=0.0)
+                    worth[play] = best_after - keep_worth - 0.2
+        else:
+            worth[A.DRAW_ACTION] = FIRST
+            hand_size = sum(hand)
+            for action in legal:
+                if action.kind == A.KEEP:
+                    card = action.a
+                    value = 1.0 if hand_size < s.hand_cap else 0.0
+                    if card == FAVOUR:
+                        value += 1.0
+                    elif future > 0:
+                        value += CARD_USE[card] * 0.5
+                    if not s.backdoor_virtual_left and future > 0:
+                        value -= 0.3
+                    worth[action] = value
+            worth[A.PLAY_CARD[TIE]] = 0.01 if hand_size > s.hand_cap else -0.5
+        return worth
 
     # --- estimates ------------------------------------------------------------------------------
 
@@ -374,20 +479,24 @@ class HeuristicBot:
 
     def _cheapest_source(self, s: PalaisLens, me: int, actions: Sequence[PalaisAction]) -> PalaisAction | None:
         """The action taking a servant out of the room where it is worth least."""
-        counts = s.rooms[me]
         best, best_loss = None, 1e9
         for action in actions:
-            r = action.a
-            c = counts[r]
-            loss = _CURVES[r][min(c, 39)] - _CURVES[r][min(c - 1, 39)]
-            if r in MAJORITY_WORTH:
-                trial = list(counts)
-                trial[r] -= 1
-                if self._majority(s, me, counts, r) and not self._majority(s, me, trial, r):
-                    loss += MAJORITY_WORTH[r]
+            loss = self._source_loss(s, me, action.a)
             if loss < best_loss:
                 best, best_loss = action, loss
         return best
+
+    def _source_loss(self, s: PalaisLens, me: int, room: int) -> float:
+        """What a servant taken out of ``room`` costs in the rooms' long-term worth."""
+        counts = s.rooms[me]
+        c = counts[room]
+        loss = _CURVES[room][min(c, 39)] - _CURVES[room][min(c - 1, 39)]
+        if room in MAJORITY_WORTH:
+            trial = list(counts)
+            trial[room] -= 1
+            if self._majority(s, me, counts, room) and not self._majority(s, me, trial, room):
+                loss += MAJORITY_WORTH[room]
+        return loss
 
     def _gate(self, s: PalaisLens, legal: Sequence[PalaisAction]) -> PalaisAction:
         me = s.seat
@@ -414,11 +523,26 @@ class HeuristicBot:
         hand = s.hand
         if hand[PASSAGE] and future > 0 and A.PLAY_CARD[PASSAGE] in legal:
             return A.PLAY_CARD[PASSAGE]
-        points = s.movement_points
-        if points <= 0:
+        if s.movement_points <= 0:
             return A.END_ACTION
         dist = self._distances_for(s)
         adjacent = s.adjacent
+        best_gain, best_move = MOVE_THRESHOLD, None
+        random = self.rng.random
+        for gain, a, b, d in self._relocations(s, me, future):
+            gain += random() * 1e-6
+            if gain > best_gain:
+                best_gain = gain
+                # The first step along a shortest path from a to b.
+                step = next(t for t in adjacent[a] if dist[t][b] == d - 1)
+                best_move = A.MOVE_BETWEEN[(a, step)]
+        return best_move if best_move is not None and best_move in legal else A.END_ACTION
+
+    def _relocations(self, s: PalaisLens, me: int, future: int) -> Iterator[tuple[float, int, int, int]]:
+        """(gain, from, to, distance) of every servant relocation within this turn's movement points:
+        what it adds to this turn's best recruit and the rooms' worth, over the square root of the steps."""
+        points = s.movement_points
+        dist = self._distances_for(s)
         gold_worth = self._gold_worth(future)
         cands = self._candidates(s, me, future)
         counts = list(s.rooms[me])
@@ -427,7 +551,6 @@ class HeuristicBot:
             return self._recruit_value(s, me, c, cands, gold_worth) + self._rooms_worth(s, me, c, future)
 
         base = value(counts)
-        best_gain, best_move = 0.02, None
         for a in range(9):
             if not counts[a]:
                 continue
@@ -438,15 +561,10 @@ class HeuristicBot:
                 if b == a or d > points:
                     continue
                 counts[b] += 1
-                gain = (value(counts) - base) / (d ** 0.5) + self.rng.random() * 1e-6
+                gain = (value(counts) - base) / (d ** 0.5)
                 counts[b] -= 1
-                if gain > best_gain:
-                    best_gain = gain
-                    # The first step along a shortest path from a to b.
-                    step = next(t for t in adjacent[a] if dist[t][b] == d - 1)
-                    best_move = A.MOVE_BETWEEN[(a, step)]
+                yield gain, a, b, d
             counts[a] += 1
-        return best_move if best_move is not None and best_move in legal else A.END_ACTION
 
     def _step3(self, s: PalaisLens, legal: Sequence[PalaisAction]) -> PalaisAction:
         me = s.seat
@@ -478,10 +596,21 @@ class HeuristicBot:
 
     def _best_recruit(self, s: PalaisLens, legal: Sequence[PalaisAction], me: int,
                       future: int) -> tuple[float, PalaisAction | None]:
-        gold_worth = self._gold_worth(future)
-        seal_cost = 0.3 if future > 0 else 0.0
         best_value: float = 0.0
         best: PalaisAction | None = None
+        random = self.rng.random
+        for value, action in self._recruit_worths(s, legal, me, future):
+            value += random() * 1e-6
+            if value > best_value:
+                best_value, best = value, action
+        return best_value, best
+
+    def _recruit_worths(self, s: PalaisLens, legal: Sequence[PalaisAction], me: int,
+                        future: int) -> Iterator[tuple[float, PalaisAction]]:
+        """(worth, action) of every legal recruit: the noble and its garden square, less the gold and
+        the seals and Office slot it uses up."""
+        gold_worth = self._gold_worth(future)
+        seal_cost = 0.3 if future > 0 else 0.0
         edges_now: list[int] | None = None
         for action in legal:
             if action.kind != A.RECRUIT_KIND:
@@ -494,12 +623,8 @@ class HeuristicBot:
             used_t = max(0, t - s.virtual_turquoise)
             used_v = max(0, v - s.virtual_violet)
             slot = 0 if s.virtual_slots else 1
-            value = (self._noble_worth(s, tile, future) + self._edge_worth(s, q, me, edges_now)
-                     - gold_worth * s.recruit_cost(q) - seal_cost * (used_t + used_v + slot))
-            value += self.rng.random() * 1e-6
-            if value > best_value:
-                best_value, best = value, action
-        return best_value, best
+            yield (self._noble_worth(s, tile, future) + self._edge_worth(s, q, me, edges_now)
+                   - gold_worth * s.recruit_cost(q) - seal_cost * (used_t + used_v + slot)), action
 
     def _recruit(self, state: GameState[Any], s: PalaisLens, legal: Sequence[PalaisAction]) -> PalaisAction:
         me = s.seat
