@@ -54,6 +54,7 @@ SUPERSEDED = {
     "caylus-expert-end-2p": "the expert with Caylus' rollouts played to the end",
     "palais_royal-expert-2p": "the expert with Palais Royal's rollouts cut after 30 decisions",
     "palais_royal-expert12-2p": "the expert with Palais Royal's rollouts cut after 12 decisions",
+    "palais_royal-expert-flat-2p": "the expert with Palais Royal's candidates valued flat, by the heuristic's playouts",
     "palais_royal-cut12-2p": "hard with Palais Royal's rollouts cut after 12 decisions",
     "palais_royal-cut12-4p": "hard with Palais Royal's rollouts cut after 12 decisions",
 }

@@ -36,14 +36,13 @@ EXPERT_SETTINGS: dict[str, Any] = {"time_limit": 4.5}
 #: were played against hard they lost: Caylus' rollouts to the end chose no better than hard's cut at a
 #: late turn's start with a fifth of its iterations (docs/bots.md, "Caylus: what changed") and lost the
 #: expert's first two games, so Caylus keeps hard's cut. Palais Royal keeps hard's paired root with
-#: rollouts to the end (its cut-off rollouts, after 12 or 30 decisions, lost every real game the expert
-#: played with them), but values each of the heuristic's eight best actions by the heuristic's playouts
-#: alone, with no tree below them: with a tree, four and a half times the worlds chose worse than hard's
-#: 1 s; flat, they choose better than hard and better than 1 s of the same (docs/bots.md, "The expert level").
+#: rollouts to the end, on four and a half times hard's worlds per process (its cut-off rollouts, after
+#: 12 or 30 decisions, lost every real game the expert played with them; valued flat, by the heuristic's
+#: playouts alone, its candidates chose better on positions of heuristic games and lost its first real
+#: game by 65 points, idle: docs/bots.md, "The expert level").
 EXPERT_SETTINGS_BY_GAME: dict[str, dict[str, Any]] = {
     "burgundy": {"paired_root": 4, "rollout_cutoff": 40},
     "citadels": {"rollout_cutoff": 20},
-    "palais_royal": {"paired_flat": True, "paired_ranked": True},
 }
 
 #: Seconds the main process waits for a worker beyond the deadline before going on without it.

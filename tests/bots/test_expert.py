@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from meeple.bots import BOT_KINDS, RolloutPolicy, hard_bot, make_bot
+from meeple.bots import BOT_KINDS, RolloutPolicy, build_search, hard_bot, make_bot
 from meeple.bots.expert import ExpertBot, expert_settings
 from tests.bots.walks import GAMES, mid_game, same_decision_on_a_redeal
 
@@ -35,22 +35,24 @@ def test_expert_is_a_level_and_searches_longer_than_hard() -> None:
     assert (hard_caylus.rollout_cutoff, hard_caylus.rollout_boundary) == (0, "turn")
 
 
-def test_expert_values_palais_royals_eight_best_actions_by_the_heuristics_playouts_alone() -> None:
-    """Below a tree, more worlds chose worse in Palais Royal; flat they choose better (docs/bots.md, "The
-    expert level"). Hard keeps the search its tournaments measured: a tree, candidates in legal order."""
-    expert, hard = make_bot("expert", 3).search_for("palais_royal"), hard_bot(3).search_for("palais_royal")
-    assert (expert.paired_root, expert.paired_flat, expert.paired_ranked) == (8, True, True)
+def test_the_search_can_compare_palais_royals_candidates_in_the_heuristics_order_or_the_legal_one() -> None:
+    """Hard (and the expert, which keeps hard's root there) compares the heuristic's choice and the next
+    legal actions, as its tournaments were played; ``paired_ranked`` compares the heuristic's best instead."""
+    hard = hard_bot(3).search_for("palais_royal")
+    expert = make_bot("expert", 3).search_for("palais_royal")
     assert (hard.paired_root, hard.paired_flat, hard.paired_ranked) == (8, False, False)
+    assert (expert.paired_root, expert.paired_flat, expert.paired_ranked) == (8, False, False)
+    ranked_search = build_search("palais_royal", 3, {"paired_ranked": True})
     state = mid_game("palais_royal", 4, seed=5, steps=240)
     policy = RolloutPolicy(1)
     while len(state.legal_actions()) <= 8:  # on to a Stairway move, where the order decides the candidates
         state.apply(policy.choose(state))
     legal = state.legal_actions()
-    ranked = expert.rollout_policy.ranked(state)
-    assert expert.root_candidates(state, legal, 8) == [ranked[0], *[a for a in ranked if a != ranked[0]][:7]]
-    assert hard.root_candidates(state, legal, 8)[1:] == [a for a in legal if a != ranked[0]][:7]
-    before = state.to_json()
-    assert expert.choose(state) in legal and state.to_json() == before
+    ranked = ranked_search.rollout_policy.ranked(state)
+    favourite = hard.root_candidates(state, legal, 8)[0]
+    assert ranked_search.root_candidates(state, legal, 8) == [favourite, *[a for a in ranked if a != favourite][:7]]
+    assert hard.root_candidates(state, legal, 8) == [favourite, *[a for a in legal if a != favourite][:7]]
+    assert ranked_search.root_candidates(state, legal, 8) != hard.root_candidates(state, legal, 8)
 
 
 def test_expert_with_a_worker_process_keeps_its_budget() -> None:
