@@ -20,7 +20,9 @@ although the search only sees the seat's information set. With ``--gold FILE`` t
 there the first time and read back after (the positions are replayed from their seeds, so the file must
 match ``--games``, ``--first-game``, ``--per-game``, ``--players``, ``--max-actions`` and
 ``--rollouts``; a file keeps each action's mean win share and margin, so any ``--value-win-weight``
-reads the same file; one holding only the 0.7 values serves only the default).
+reads the same file; one holding only the 0.7 values serves only the default). A file written before
+the heuristic ranked its actions otherwise keeps its own candidates (the same heuristic choice first),
+so settings are still compared on the same values.
 
 Each setting (``NAME=JSON``: changes to the hard level's settings for the game, and ``"omniscient": true``
 for a search whose every world is the true state, what perfect inference would give; a ``"time_limit"`` of
