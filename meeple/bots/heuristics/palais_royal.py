@@ -259,13 +259,7 @@ class HeuristicBot:
                 if (action.kind == A.KING_FROM and action.a != KIN) or (action.kind == A.POMP_FROM and action.a != POM):
                     worth[action] = FIRST / 2 - self._source_loss(s, me, action.a)
             if hand[PURSE]:
-                gold_worth = self._gold_worth(future)
-                cands = self._candidates(s, me, future)
-                counts = s.rooms[me]
-                gain = (self._recruit_value(s, me, counts, cands, gold_worth)
-                        - self._recruit_value(s, me, counts, cands, gold_worth, extra_gold=-3)
-                        - (1.0 if sum(hand) <= s.hand_cap else 0.0))
-                worth[A.PLAY_CARD[PURSE]] = FIRST if gain > 0 or (future > 2 and sum(hand) > s.hand_cap) else gain
+                worth[A.PLAY_CARD[PURSE]] = FIRST if self._purse_pays(s, me, future) else -0.5
         elif step == 4:
             for value, action in self._recruit_worths(s, legal, me, future):
                 worth[action] = value
@@ -284,15 +278,7 @@ class HeuristicBot:
             hand_size = sum(hand)
             for action in legal:
                 if action.kind == A.KEEP:
-                    card = action.a
-                    value = 1.0 if hand_size < s.hand_cap else 0.0
-                    if card == FAVOUR:
-                        value += 1.0
-                    elif future > 0:
-                        value += CARD_USE[card] * 0.5
-                    if not s.backdoor_virtual_left and future > 0:
-                        value -= 0.3
-                    worth[action] = value
+                    worth[action] = self._keep_worth(s, action.a, future, hand_size)
             worth[A.PLAY_CARD[TIE]] = 0.01 if hand_size > s.hand_cap else -0.5
         return worth
 
@@ -576,16 +562,8 @@ class HeuristicBot:
         if A.POMP_POOL in legal:
             return A.POMP_POOL
         hand = s.hand
-        if hand[PURSE] and A.PLAY_CARD[PURSE] in legal:
-            gold_worth = self._gold_worth(future)
-            cands = self._candidates(s, me, future)
-            counts = s.rooms[me]
-            # _recruit_value already counts the purse in hand: compare with it taken away.
-            with_it = self._recruit_value(s, me, counts, cands, gold_worth)
-            without = self._recruit_value(s, me, counts, cands, gold_worth, extra_gold=-3)
-            keep_worth = 1.0 if sum(hand) <= s.hand_cap else 0.0
-            if with_it - without > keep_worth or (future > 2 and sum(hand) > s.hand_cap):
-                return A.PLAY_CARD[PURSE]
+        if hand[PURSE] and A.PLAY_CARD[PURSE] in legal and self._purse_pays(s, me, future):
+            return A.PLAY_CARD[PURSE]
         for kind, room in ((A.KING_FROM, KIN), (A.POMP_FROM, POM)):
             options = [a for a in legal if a.kind == kind and a.a != room]
             if options:
@@ -593,6 +571,19 @@ class HeuristicBot:
                 if source is not None:
                     return source
         return A.END_ACTION
+
+    def _purse_pays(self, s: PalaisLens, me: int, future: int) -> bool:
+        """Whether playing the ``PURSE`` in hand makes this turn's recruits better by more than the VP it
+        scores kept (or the hand is over the cap with turns to come)."""
+        hand = s.hand
+        gold_worth = self._gold_worth(future)
+        cands = self._candidates(s, me, future)
+        counts = s.rooms[me]
+        # _recruit_value already counts the purse in hand: compare with it taken away.
+        with_it = self._recruit_value(s, me, counts, cands, gold_worth)
+        without = self._recruit_value(s, me, counts, cands, gold_worth, extra_gold=-3)
+        keep_worth = 1.0 if sum(hand) <= s.hand_cap else 0.0
+        return with_it - without > keep_worth or (future > 2 and sum(hand) > s.hand_cap)
 
     def _best_recruit(self, s: PalaisLens, legal: Sequence[PalaisAction], me: int,
                       future: int) -> tuple[float, PalaisAction | None]:
@@ -656,15 +647,7 @@ class HeuristicBot:
         for action in legal:
             if action.kind != A.KEEP:
                 continue
-            card = action.a
-            value = (1.0 if hand_size < s.hand_cap else 0.0)
-            if card == FAVOUR:
-                value += 1.0
-            elif future > 0:
-                value += CARD_USE[card] * 0.5
-            # Keeping costs a Back door servant (back to the pool) unless a BACKDOOR noble pays.
-            if not s.backdoor_virtual_left and future > 0:
-                value -= 0.3
+            value = self._keep_worth(s, action.a, future, hand_size)
             if value > best_value:
                 best, best_value = action, value
         if best is not None:
@@ -672,6 +655,18 @@ class HeuristicBot:
         if s.hand[TIE] and A.PLAY_CARD[TIE] in legal and hand_size > s.hand_cap:
             return A.PLAY_CARD[TIE]
         return A.END_ACTION
+
+    def _keep_worth(self, s: PalaisLens, card: int, future: int, hand_size: int) -> float:
+        """What keeping a drawn ``card`` at the Back door is worth (at most 0: not worth keeping)."""
+        value = 1.0 if hand_size < s.hand_cap else 0.0
+        if card == FAVOUR:
+            value += 1.0
+        elif future > 0:
+            value += CARD_USE[card] * 0.5
+        # Keeping costs a Back door servant (back to the pool) unless a BACKDOOR noble pays.
+        if not s.backdoor_virtual_left and future > 0:
+            value -= 0.3
+        return value
 
 
 __all__ = ["HeuristicBot"]
