@@ -204,6 +204,36 @@ def test_lobby_and_table_never_scroll_sideways_at_phone_width(browser: Browser, 
     assert page.evaluate(NO_SIDE_SCROLL), "the table scrolls sideways in Japanese"
 
 
+#: Holds the answer for English messages back 0.8 s once ``window.slowEnglish`` is set.
+SLOW_ENGLISH = """
+const fetchNow = window.fetch.bind(window);
+window.fetch = async (path, options) => {
+  if (window.slowEnglish && String(path).endsWith("/api/i18n/en")) await new Promise((done) => setTimeout(done, 800));
+  return fetchNow(path, options);
+};
+"""
+
+
+def test_two_quick_language_choices_end_in_the_second_even_when_the_first_answers_last(
+        browser: Browser, server: Server) -> None:
+    """Playwright's select fires ``change`` even for the value already chosen, so the phone-width test
+    picked English then Chinese at once, and on a CI run the English answer came last and won."""
+    page = browser.new_context().new_page()
+    page.add_init_script(SLOW_ENGLISH)
+    page.goto(server.url + "/")
+    expect(page.locator("#create-button")).to_be_visible()
+    page.evaluate("window.slowEnglish = true")
+    page.select_option("#language", "en")
+    page.select_option("#language", "zh-Hans")
+    expect(page.locator("html")).to_have_attribute("lang", "zh-Hans")
+    page.wait_for_timeout(1500)  # the English answer has come by now, and changed nothing
+    expect(page.locator("html")).to_have_attribute("lang", "zh-Hans")
+    expect(page.locator("#language")).to_have_value("zh-Hans")
+    assert page.evaluate("localStorage.getItem('meeple.language')") == "zh-Hans"
+    create = page.locator("#create-button").inner_text()
+    assert any("\u4e00" <= char <= "\u9fff" for char in create), create
+
+
 def test_replay_page_has_the_help_button_and_arrows_wait_while_it_is_open(browser: Browser, server: Server) -> None:
     page = browser.new_context(viewport=PHONE).new_page()
     fill_lobby(page, server, "toy", players=2)

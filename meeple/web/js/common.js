@@ -100,14 +100,21 @@ function preferredLanguage() {
   return "en";
 }
 
-/** Load a language's messages (the saved or browser choice by default) and translate the page. */
+/** Which call of loadLanguage is the latest: two quick choices in the picker fetch at once, and the
+ * answer that comes last need not be the one chosen last. */
+let languageRequests = 0;
+
+/** Load a language's messages (the saved or browser choice by default) and translate the page.
+ * Returns the language loaded, or null when a later call superseded this one (it changed nothing). */
 export async function loadLanguage(wanted = preferredLanguage()) {
+  const request = ++languageRequests;
   let data;
   try {
     data = await api(`/api/i18n/${encodeURIComponent(wanted)}`);
   } catch {
     data = await api("/api/i18n/en");
   }
+  if (request !== languageRequests) return null;
   messages = data.messages;
   languages = data.languages;
   language = data.language;
@@ -137,8 +144,7 @@ export function languagePicker(onchange) {
   }
   select.addEventListener("change", async () => {
     localStorage.setItem(LANGUAGE_KEY, select.value);
-    await loadLanguage(select.value);
-    onchange?.();
+    if (await loadLanguage(select.value)) onchange?.();
   });
   return select;
 }
