@@ -442,10 +442,17 @@ function patchTable(id, table) {
 
 /** What the server lists with these filters, fetched while the lobby's socket is down (`quiet`: the
  * fallback's own tries, whose failures the header's "reconnecting…" already says). */
+/** Counts the table lists asked for over HTTP, and the socket's lists too: an answer is drawn only if no
+ * later list was asked for or came meanwhile (filters changed twice, or a poll crossed the socket's list,
+ * must not leave the older list on screen). */
+let tableLists = 0;
+
 async function refreshTables({ quiet = false } = {}) {
   const query = filterQuery();
+  const request = ++tableLists;
   try {
     const { tables } = await api(`/api/tables${query.toString() ? `?${query}` : ""}`);
+    if (request !== tableLists) return;
     setTables(tables);
   } catch (error) {
     if (!quiet) toast(error.message);
@@ -554,7 +561,10 @@ const channel = new LobbyChannel({
   query: () => ({ game: filters.game, mode: filters.mode, open_seats: filters.openSeats,
     chat_after: lobbyChat?.newest || null }),
   onMessage: (message) => {
-    if (message.type === "tables") setTables(message.tables);
+    if (message.type === "tables") {
+      tableLists += 1;
+      setTables(message.tables);
+    }
     else if (message.type === "table") patchTable(message.table.id, message.table);
     else if (message.type === "table_gone") patchTable(message.id, null);
     else if (message.type === "chat") lobbyChat?.add(message.lines);
