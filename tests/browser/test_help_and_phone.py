@@ -254,3 +254,17 @@ def test_replay_page_has_the_help_button_and_arrows_wait_while_it_is_open(browse
     expect(page.locator("#help-panel")).to_have_count(0)
     page.keyboard.press("ArrowRight")
     expect(page.locator("#replay-position")).to_contain_text("step 1 of")
+    # Two steps on at once, the first answered last (0.8 s late): the page stays on the later step.
+    page.evaluate("""() => {
+      const fetchNow = window.fetch.bind(window);
+      window.fetch = async (path, options) => {
+        if (String(path).includes("step=2")) await new Promise((done) => setTimeout(done, 800));
+        return fetchNow(path, options);
+      };
+    }""")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#replay-position")).to_contain_text("step 3 of")
+    page.wait_for_timeout(1500)  # the answer for step 2 has come by now, and changed nothing
+    expect(page.locator("#replay-position")).to_contain_text("step 3 of")
+    expect(page.locator("#replay-step")).to_have_value("3")

@@ -17,15 +17,23 @@ let game = null;
 
 const slider = () => document.getElementById("replay-step");
 
+/** Counts the steps asked for: dragging the slider asks for many at once, and only the answer for the
+ * last one asked is drawn (an earlier answer coming last would pull the slider back). */
+let loads = 0;
+
 async function load() {
   const query = new URLSearchParams({ step: String(step) });
   if (seat !== null) query.set("seat", String(seat));
+  const request = ++loads;
+  let answer;
   try {
-    current = await api(`/api/tables/${tableId}/replay?${query}`);
+    answer = await api(`/api/tables/${tableId}/replay?${query}`);
   } catch (error) {
-    toast(error.message);
+    if (request === loads) toast(error.message);
     return;
   }
+  if (request !== loads) return;
+  current = answer;
   draw();
 }
 
