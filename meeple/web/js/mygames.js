@@ -187,11 +187,17 @@ async function show(data) {
   await draw();
 }
 
+/** Counts the lists fetched and pushed: a fetched list is drawn only if no later one was asked for or
+ * pushed meanwhile (the socket back while a poll was on its way). */
+let lists = 0;
+
 /** The whole list fetched: only while the lobby's socket is down (whose header says so: a failure
  * is not shown again). */
 async function refresh() {
+  const request = ++lists;
   try {
-    await show(await api("/api/my/tables"));
+    const data = await api("/api/my/tables");
+    if (request === lists) await show(data);
   } catch {
     // the next try, or the socket back, brings the list
   }
@@ -200,7 +206,10 @@ async function refresh() {
 const channel = new LobbyChannel({
   topics: ["my"],
   onMessage: (message) => {
-    if (message.type === "my") show(message).catch((error) => toast(error.message));
+    if (message.type === "my") {
+      lists += 1;
+      show(message).catch((error) => toast(error.message));
+    }
     else if (message.type === "my_table") patchRow(message.table).catch((error) => toast(error.message));
     else if (message.type === "error") toast(refusalText(message.code, message.message));
   },
