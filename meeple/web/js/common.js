@@ -100,21 +100,40 @@ function preferredLanguage() {
   return "en";
 }
 
-/** Which call of loadLanguage is the latest: two quick choices in the picker fetch at once, and the
- * answer that comes last need not be the one chosen last. */
-let languageRequests = 0;
+/** Requests whose answers may cross (two quick choices, a poll beside a socket's push): `ask()` before
+ * each gives its ticket, and `stale(ticket)` says that a later one was asked for since, or newer data
+ * came another way (`supersede()`), so its answer must not be drawn over what is newer. */
+export class LatestAnswer {
+  #asked = 0;
+
+  ask() {
+    this.#asked += 1;
+    return this.#asked;
+  }
+
+  supersede() {
+    this.#asked += 1;
+  }
+
+  stale(ticket) {
+    return ticket !== this.#asked;
+  }
+}
+
+/** Two quick choices in the language picker fetch at once; the last answer need not be the last choice's. */
+const languageAnswers = new LatestAnswer();
 
 /** Load a language's messages (the saved or browser choice by default) and translate the page.
  * Returns the language loaded, or null when a later call superseded this one (it changed nothing). */
 export async function loadLanguage(wanted = preferredLanguage()) {
-  const request = ++languageRequests;
+  const ticket = languageAnswers.ask();
   let data;
   try {
     data = await api(`/api/i18n/${encodeURIComponent(wanted)}`);
   } catch {
     data = await api("/api/i18n/en");
   }
-  if (request !== languageRequests) return null;
+  if (languageAnswers.stale(ticket)) return null;
   messages = data.messages;
   languages = data.languages;
   language = data.language;

@@ -1,7 +1,7 @@
 // The lobby: create a table (game, players, options, seats and bots), list open / running / finished
 // tables, join a seat as a guest or with an account.
 
-import { api, botLevelName, copyText, el, languagePicker, loadLanguage, refusalText, seatName, t, tMaybe, toast, translatePage } from "./common.js";
+import { api, botLevelName, copyText, el, LatestAnswer, languagePicker, loadLanguage, refusalText, seatName, t, tMaybe, toast, translatePage } from "./common.js";
 import { ChatBox } from "./chat.js";
 import { clockFields } from "./clock.js";
 import { LobbyChannel } from "./lobbychannel.js";
@@ -442,17 +442,16 @@ function patchTable(id, table) {
 
 /** What the server lists with these filters, fetched while the lobby's socket is down (`quiet`: the
  * fallback's own tries, whose failures the header's "reconnecting…" already says). */
-/** Counts the table lists asked for over HTTP, and the socket's lists too: an answer is drawn only if no
- * later list was asked for or came meanwhile (filters changed twice, or a poll crossed the socket's list,
- * must not leave the older list on screen). */
-let tableLists = 0;
+/** Table lists fetched (filters changed twice, a poll) and pushed by the socket: the older must not be
+ * drawn over the newer. */
+const tableLists = new LatestAnswer();
 
 async function refreshTables({ quiet = false } = {}) {
   const query = filterQuery();
-  const request = ++tableLists;
+  const ticket = tableLists.ask();
   try {
     const { tables } = await api(`/api/tables${query.toString() ? `?${query}` : ""}`);
-    if (request !== tableLists) return;
+    if (tableLists.stale(ticket)) return;
     setTables(tables);
   } catch (error) {
     if (!quiet) toast(error.message);
@@ -562,7 +561,7 @@ const channel = new LobbyChannel({
     chat_after: lobbyChat?.newest || null }),
   onMessage: (message) => {
     if (message.type === "tables") {
-      tableLists += 1;
+      tableLists.supersede();
       setTables(message.tables);
     }
     else if (message.type === "table") patchTable(message.table.id, message.table);

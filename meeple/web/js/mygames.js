@@ -5,7 +5,7 @@
 
 import { loggedAction } from "./actions.js";
 import { alertControls, TurnAlert } from "./alerts.js";
-import { api, currentLanguage, el, languagePicker, loadLanguage, refusalText, seatName, t, toast, translatePage, undoLine } from "./common.js";
+import { api, currentLanguage, el, LatestAnswer, languagePicker, loadLanguage, refusalText, seatName, t, toast, translatePage, undoLine } from "./common.js";
 import { loadRenderer } from "./games/index.js";
 import { LobbyChannel } from "./lobbychannel.js";
 import { ratedMarker } from "./rated.js";
@@ -187,17 +187,16 @@ async function show(data) {
   await draw();
 }
 
-/** Counts the lists fetched and pushed: a fetched list is drawn only if no later one was asked for or
- * pushed meanwhile (the socket back while a poll was on its way). */
-let lists = 0;
+/** Lists fetched and pushed: a poll answered after the socket came back must not be drawn over its list. */
+const lists = new LatestAnswer();
 
 /** The whole list fetched: only while the lobby's socket is down (whose header says so: a failure
  * is not shown again). */
 async function refresh() {
-  const request = ++lists;
+  const ticket = lists.ask();
   try {
     const data = await api("/api/my/tables");
-    if (request === lists) await show(data);
+    if (!lists.stale(ticket)) await show(data);
   } catch {
     // the next try, or the socket back, brings the list
   }
@@ -207,7 +206,7 @@ const channel = new LobbyChannel({
   topics: ["my"],
   onMessage: (message) => {
     if (message.type === "my") {
-      lists += 1;
+      lists.supersede();
       show(message).catch((error) => toast(error.message));
     }
     else if (message.type === "my_table") patchRow(message.table).catch((error) => toast(error.message));

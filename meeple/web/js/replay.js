@@ -1,7 +1,7 @@
 // Replays: step forwards and backwards through a finished game, as any seat or as a spectator.
 // Every step is a view the server rebuilt by replaying the game; the history itself never leaves it.
 
-import { api, el, languagePicker, loadLanguage, seatName, t, toast, translatePage, undoLine } from "./common.js";
+import { api, el, LatestAnswer, languagePicker, loadLanguage, seatName, t, toast, translatePage, undoLine } from "./common.js";
 import { loggedAction } from "./actions.js";
 import { loadRenderer } from "./games/index.js";
 import { installHelp } from "./help.js";
@@ -17,22 +17,21 @@ let game = null;
 
 const slider = () => document.getElementById("replay-step");
 
-/** Counts the steps asked for: dragging the slider asks for many at once, and only the answer for the
- * last one asked is drawn (an earlier answer coming last would pull the slider back). */
-let loads = 0;
+/** Dragging the slider asks for many steps at once: an earlier answer coming last would pull it back. */
+const stepAnswers = new LatestAnswer();
 
 async function load() {
   const query = new URLSearchParams({ step: String(step) });
   if (seat !== null) query.set("seat", String(seat));
-  const request = ++loads;
+  const ticket = stepAnswers.ask();
   let answer;
   try {
     answer = await api(`/api/tables/${tableId}/replay?${query}`);
   } catch (error) {
-    if (request === loads) toast(error.message);
+    if (!stepAnswers.stale(ticket)) toast(error.message);
     return;
   }
-  if (request !== loads) return;
+  if (stepAnswers.stale(ticket)) return;
   current = answer;
   draw();
 }
