@@ -64,6 +64,13 @@ Generic improvements over the plain algorithm (nothing here knows which game it 
   other than the bot's plays the policy's choice in the world at hand instead of being searched by
   UCB. Where the other seats *are* that policy (the hard level's measured opponents), the tree then
   models them as they play, and its iterations go to the bot's own decisions.
+- **Moves the bot cannot see** (optional, ``unseen_moves``): in a world the tree sees every seat's
+  moves, so below another seat's face-down pick the bot's later choices are made knowing which
+  character it took, which the bot never will (the strategy fusion of single-observer ISMCTS; Cowling
+  et al. group such moves, "SO-ISMCTS + POM"). With this setting, where another seat's move is one
+  the bot's seat cannot see (``GameState.action_seen_by``), that seat plays the policy's choice in
+  the world at hand and the child is keyed by what the bot's seat sees of it, so every hidden choice
+  leads to the same subtree.
 - **Stop once settled** (``stop_when_settled``, under a time budget alone): the decision is the most
   visited root action, and every iteration adds exactly one visit to exactly one root child (a new
   child starts from none), so once the leader's lead over the runner-up exceeds the iterations the
@@ -284,7 +291,10 @@ class ISMCTSBot:
     ``progress(state)``, in [0, 1]) from which a rollout past its cutoff goes on to the end (``None``:
     never). ``world_reuse``: iterations per determinization.
     ``opponents_follow_policy``: the other seats play the policy's choice inside the tree (needs a
-    rollout policy). ``budget_clock``: how ``time_limit`` is measured, one of ``BUDGET_CLOCKS``.
+    rollout policy). ``unseen_moves``: where another seat's move is one the bot's seat cannot see
+    (``GameState.action_seen_by``), that seat plays the policy's choice and the tree goes on from what the
+    bot's seat sees (needs a rollout policy). ``budget_clock``: how ``time_limit`` is measured, one of
+    ``BUDGET_CLOCKS``.
     ``belief_worlds``: determinizations drawn for each world kept, weighed by the policy's
     ``world_likelihood`` (1: every determinization is kept, as in plain ISMCTS; a policy without
     ``world_likelihood`` keeps every one too). ``stop_when_settled``: with a time budget and no
@@ -316,6 +326,7 @@ class ISMCTSBot:
         paired_ranked: bool = True,
         world_reuse: int = 1,
         opponents_follow_policy: bool = False,
+        unseen_moves: bool = False,
         budget_clock: str = "wall",
         rollout_boundary: str | None = None,
         rollout_boundary_from: int | None = None,
@@ -359,6 +370,7 @@ class ISMCTSBot:
         self.belief_worlds = belief_worlds
         self._likelihood: Callable[[GameState[Any], int], float | None] | None = None
         self.opponents_follow_policy = opponents_follow_policy and rollout_policy is not None
+        self.unseen_moves = unseen_moves and rollout_policy is not None
         self.budget_clock = budget_clock
         self.stop_when_settled = stop_when_settled
         self.clock = BUDGET_CLOCKS[budget_clock]
@@ -750,6 +762,7 @@ class ISMCTSBot:
         self._cut = False  # set when the clock stops this iteration before its rollout ends
         use_prior = self.prior_weight > 0.0
         follow = self.opponents_follow_policy
+        unseen = self.unseen_moves
         seat = self._seat
         prior_weight = self.prior_weight
         exploration = self.exploration
@@ -764,15 +777,17 @@ class ISMCTSBot:
             actions = state.legal_actions()
             count = len(actions)
             children = node.children
-            if follow and mover != seat:
-                # Another seat plays the policy's choice in this world: no statistics, no choice here.
+            if mover != seat and (follow or (unseen and state.action_seen_by(actions[0], seat) is not actions[0])):
+                # Another seat plays the policy's choice in this world: no statistics, no choice here;
+                # with ``unseen_moves`` the tree goes on from what the bot's seat sees of it.
                 action = actions[0] if count == 1 else self._favourite(node, state, mover, actions, world)
                 if action is None:
                     action = rng.choice(actions)
-                child = children.get(action)
+                key = state.action_seen_by(action, seat) if unseen else action
+                child = children.get(key)
                 if child is None:
-                    child = children[action] = _Node(node, action, mover)
-                    rewards = self._take_over_trail(node, child, world)
+                    child = children[key] = _Node(node, key, mover)
+                    rewards = self._take_over_trail(node, child, world, action)
                     node = child
                     if rewards is None:
                         state.apply(action)
@@ -815,7 +830,7 @@ class ISMCTSBot:
                 child = _Node(node, action, mover)
                 child.availability = 1
                 children[action] = child
-                rewards = self._take_over_trail(node, child, world)
+                rewards = self._take_over_trail(node, child, world, action)
                 node = child
                 if rewards is None:
                     state.apply(action)
@@ -838,8 +853,9 @@ class ISMCTSBot:
         root.visits += 1
         return rewards
 
-    def _take_over_trail(self, node: _Node, child: _Node, world: int) -> list[float] | None:
-        """If the rollout last played from ``node`` in this same world began with ``child``'s action,
+    def _take_over_trail(self, node: _Node, child: _Node, world: int, action: Any) -> list[float] | None:
+        """If the rollout last played from ``node`` in this same world began with ``action`` (``child``'s,
+        or the move hidden behind what the bot's seat sees of it),
         the rest of it is a rollout from ``child``: hand it over and return its rewards (no need to
         play it again). Cut-off rollouts are handed over only while at least half their decisions
         remain, so a node's estimate never rests on a much shorter look ahead than a fresh one's."""
@@ -848,7 +864,7 @@ class ISMCTSBot:
             return None
         start = trail.start
         actions = trail.actions
-        if start >= len(actions) or actions[start] != child.action:
+        if start >= len(actions) or actions[start] != action:
             return None
         cutoff = self.rollout_cutoff
         if cutoff is not None and 2 * (trail.made[-1] - trail.made[start + 1]) < cutoff:

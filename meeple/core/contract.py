@@ -292,6 +292,13 @@ class GameState(ABC, Generic[A]):
         make = _LENS_MAKERS.get(self.game.observation_module)  # Game.lens, inlined: once per bot decision
         return make(self, seat) if make is not None else self.game.lens(self, seat)
 
+    def action_seen_by(self, action: A, seat: int) -> Hashable:
+        """What ``seat`` learns of ``action`` when the seat to move plays it now: the action itself where
+        everyone sees it (the default), else a token shared by every action it cannot tell apart (a
+        character taken face down). A search keys its tree by it (``ISMCTSBot(unseen_moves=...)``), so
+        that its seat's later choices do not rest on another seat's move it could not see."""
+        return action
+
     def action_info(self, action: A | str) -> ActionInfo:
         """An action (or its notation) as ``{notation, kind, args}``; it need not be legal now."""
         return self.game.action_info(action)

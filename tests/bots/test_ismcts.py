@@ -242,3 +242,41 @@ def test_palais_royal_hard_judges_its_candidates_by_rollouts_to_the_end_never_by
     assert choice in candidates
     assert counting.calls == 0
     assert search.last_iterations == 16 // len(candidates) * len(candidates)  # whole worlds: every candidate each
+
+
+@pytest.mark.parametrize("unseen_moves", [False, True])
+def test_with_unseen_moves_the_tree_never_branches_on_another_seats_face_down_pick(
+        monkeypatch: pytest.MonkeyPatch, unseen_moves: bool) -> None:
+    """Citadels' draft, seat 0 picking first: the three picks after it are face down. Without the
+    setting the tree branches on which character each took (so seat 0's later choices below them know
+    it); with it, each of those picks is one child, what seat 0 sees of it, and the search still
+    decides as the contract asks (a legal pick, the same for a redeal of what seat 0 cannot see)."""
+    import meeple.bots.ismcts as ismcts
+    from meeple.games.citadels.actions import K_PICK
+
+    made: list[Any] = []
+
+    class Recorded(ismcts._Node):
+        __slots__ = ()
+
+        def __init__(self, *args: Any) -> None:
+            super().__init__(*args)
+            made.append(self)
+
+    monkeypatch.setattr(ismcts, "_Node", Recorded)
+    state = load_game("citadels").new_game(players=4, seed=3)
+    assert state.current_player == 0
+    search = build_search("citadels", 5, {"iterations": 600, "time_limit": None, "unseen_moves": unseen_moves})
+    action = search.choose(state.clone())
+    assert action in state.legal_actions()
+    others_picks = [node.action for node in made if node.mover not in (None, 0)
+                    and getattr(node.action, "kind", None) == K_PICK]
+    hidden = [node for node in made if node.action == ("unseen", K_PICK)]
+    if unseen_moves:
+        assert not others_picks and hidden and all(node.mover != 0 for node in hidden)
+        monkeypatch.undo()
+        assert same_decision_on_a_redeal(
+            lambda: build_search("citadels", 5, {"iterations": 300, "time_limit": None, "unseen_moves": True}),
+            state, 0)
+    else:
+        assert len(set(others_picks)) >= 3 and not hidden

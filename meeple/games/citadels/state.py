@@ -15,7 +15,7 @@ playout that never reads them never pays for them.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from functools import reduce
 from itertools import permutations
 from operator import or_
@@ -59,7 +59,10 @@ from meeple.games.citadels.actions import (
     K_DRAW,
     K_END,
     K_GRAVE_TAKE,
+    K_KEEP,
+    K_LAB,
     K_PICK,
+    K_REDRAW,
     K_REDRAW_DONE,
     K_SMITHY,
     K_SWAP,
@@ -197,6 +200,12 @@ _GOLD_DRAW: Final[tuple[Act, ...]] = (GOLD, DRAW)
 #: anything before it: a draft step (the next drafter sees what is left), the end of a turn (the next
 #: character is called and revealed), a draw of cards (``draw``, ``redraw:done``, ``smithy``), a swap of
 #: hands. ``CitadelsState._undo_floor`` reads them from the history.
+#: By action kind: what another seat sees of it where it hides something (``action_seen_by``), else ``None``.
+#: A character taken or put aside face down, a card kept from a draw, marked for the Magician's redraw
+#: or put under the deck by the Laboratory: the log tells the others that it happened (events.py: the
+#: pick, the keep's counts, the redraw's count, the Laboratory's gold), not which.
+_UNSEEN: Final[tuple[tuple[str, int] | None, ...]] = tuple(
+    ("unseen", kind) if kind in (K_PICK, K_DISCARD, K_KEEP, K_REDRAW, K_LAB) else None for kind in range(K_END + 1))
 _ALWAYS_SEALS: Final[tuple[bool, ...]] = tuple(
     kind in (K_PICK, K_DISCARD, K_DRAW, K_SWAP, K_REDRAW_DONE, K_SMITHY, K_END) for kind in range(K_END + 1))
 
@@ -797,6 +806,10 @@ class CitadelsState(GameState[Act]):
 
     #: A plain attribute (kept equal to ``phase == P_OVER``), read once per action by every playout loop.
     is_over: bool
+
+    def action_seen_by(self, action: Act, seat: int) -> Hashable:
+        unseen = _UNSEEN[action.kind]
+        return action if unseen is None or seat == self.cur else unseen
 
     def apply(self, action: Act | str) -> None:
         """The base ``apply`` with a fast path for interned actions and exact notations; same semantics."""

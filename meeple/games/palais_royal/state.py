@@ -7,7 +7,7 @@ b1 = 1, ..., f6 = 35); strings appear only in views, logs and the saved form.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from itertools import compress
 from operator import itemgetter
 from typing import Any, Final, Self
@@ -76,6 +76,8 @@ OVER: Final = 2
 PHASES: Final = ("setup", "play", "over")
 STEP_NAMES: Final = ("", "gate", "stairs", "mint/king/pomp", "recruit", "back door")
 _END: Final = A.END_ACTION
+#: What another seat sees of a card kept from the draw (§2.5: the log says a card was kept, not which).
+_KEPT_UNSEEN: Final = ("unseen", A.KEEP)
 _NONE_OF_9: Final = [0] * 9  # a seat's rooms or hand holding nothing
 _NONE_OF_10: Final = [0] * 10  # no privilege tallies
 _SQUARES: Final = range(GARDEN_SIZE)
@@ -500,6 +502,9 @@ class PalaisRoyalState(GameState[PalaisAction]):
         return out
 
     # --- applying actions ------------------------------------------------------------------------
+
+    def action_seen_by(self, action: PalaisAction, seat: int) -> Hashable:
+        return _KEPT_UNSEEN if action.kind == A.KEEP and seat != self.seat else action
 
     def apply(self, action: PalaisAction | str) -> None:
         """The base class's ``apply`` with a fast path: an interned action found by identity in the cached
