@@ -155,25 +155,25 @@ def test_views_are_refused_for_seats_that_do_not_exist(name: str) -> None:
             state.view(seat)  # type: ignore[arg-type]
 
 
-def _after(state: Any, action: Any, seats: range) -> tuple[Any, list[str]]:
+def _views_after(state: Any, action: Any, seats: range) -> list[str]:
     after = state.clone()
     after.apply(action)
-    return after, [canon(view) for view in after.views(list(seats))]
+    return [canon(view) for view in after.views(list(seats))]
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_what_another_seat_sees_of_a_move_is_what_its_view_shows(name: str) -> None:
+@pytest.mark.parametrize(("name", "preset"), [(name, None) for name in GAMES] + PRESETS)
+def test_what_another_seat_sees_of_a_move_is_what_its_view_shows(name: str, preset: str | None) -> None:
     """``action_seen_by`` keys a bot's search tree (``ISMCTSBot(unseen_moves=True)``), so it must tell a
-    seat no more than its view does: the mover sees its own move; where two moves leave another seat's
-    view alike but the mover's not, that seat's token is one for both (the move is hidden from it); and
-    moves that share a token and hand the turn to the same seat leave alike the views of every other
-    seat (the next to move may be shown something: the characters left to pick)."""
+    seat no more than its view does: the mover sees its own move, and where two moves leave another
+    seat's view alike but the mover's not, that seat's token is one for both (the move is hidden from
+    it). A token may hide more than that (a pick that the calls then reveal): it keys a tree coarser."""
     game = load_game(name)
     hidden_pairs = 0
     for players in sorted({game.min_players, game.max_players}):
         seats = range(players)
         for seed in range(1, 3):
-            state = game.new_game(players=players, seed=seed)
+            options = None if preset is None else game.presets[preset]
+            state = game.new_game(players=players, seed=seed, options=options)
             rng = random.Random(seed)
             step = 0
             while not state.is_over and step < 400:
@@ -183,20 +183,18 @@ def test_what_another_seat_sees_of_a_move_is_what_its_view_shows(name: str) -> N
                     sample = rng.sample(legal, min(6, len(legal)))
                     for action in sample:
                         assert state.action_seen_by(action, mover) is action
-                    outcomes = [_after(state, action, seats) for action in sample]
+                    outcomes = [_views_after(state, action, seats) for action in sample]
                     for i, j in itertools.combinations(range(len(sample)), 2):
-                        (after_a, views_a), (after_b, views_b) = outcomes[i], outcomes[j]
+                        views_a, views_b = outcomes[i], outcomes[j]
                         for seat in seats:
                             if seat == mover:
                                 continue
                             seen_a = state.action_seen_by(sample[i], seat)
                             seen_b = state.action_seen_by(sample[j], seat)
                             if views_a[seat] == views_b[seat] and views_a[mover] != views_b[mover]:
-                                assert seen_a == seen_b, (players, seed, step, seat, sample[i], sample[j])
-                            if seen_a == seen_b and seat != after_a.current_player == after_b.current_player:
                                 hidden_pairs += 1
-                                assert views_a[seat] == views_b[seat], (players, seed, step, seat, sample[i], sample[j])
+                                assert seen_a == seen_b, (players, seed, step, seat, sample[i], sample[j])
                 state.apply(rng.choice(legal))
                 step += 1
-    if name == "citadels":
+    if name == "citadels" and preset is None:
         assert hidden_pairs > 0  # face-down picks, kept cards

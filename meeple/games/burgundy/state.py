@@ -8,7 +8,7 @@ entries on an explicit ``pending`` stack; the top entry fixes what the current p
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from itertools import combinations
 from typing import Any, Final, Self
 
@@ -90,6 +90,9 @@ P_SHIP: Final = 6
 P_KEEP: Final = 7
 P_BOARD: Final = 8
 P_START: Final = 9
+#: What the other seats see of a board or start castle chosen under ``secret_setup`` (§3.18): that a
+#: choice was made, not which, until all have chosen (``action_seen_by``).
+_UNSEEN_SETUP: Final = {P_BOARD: ("unseen", "board"), P_START: ("unseen", "start_castle")}
 PENDING_NAMES: Final = (
     "die",
     "castle_bonus",
@@ -666,6 +669,12 @@ class BurgundyState(GameState[BAction]):
                 "tiles_placed": sum(37 - self.empty_spaces(s) for s in range(self.players))}
 
     # --- legal actions ------------------------------------------------------------------------------
+
+    def action_seen_by(self, action: BAction, seat: int) -> Hashable:
+        pending = self.pending
+        if pending and pending[-1][0] >= P_BOARD and seat != pending[-1][1] and self.options["secret_setup"]:
+            return _UNSEEN_SETUP[pending[-1][0]]
+        return action
 
     def legal_actions(self) -> tuple[BAction, ...]:
         """The cached legal actions, computed once per position (the frequent cases directly)."""
