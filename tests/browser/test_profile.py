@@ -94,3 +94,24 @@ def test_a_rated_table_says_rated_and_an_unrated_one_unrated(browser: Browser, s
         expect(page.locator(f'.table-row[data-table="{rated}"] .rated-badge')).to_have_text("Rated")
         expect(page.locator(f'.table-row[data-table="{unrated}"]')).to_be_visible()
         expect(page.locator(f'.table-row[data-table="{unrated}"] .rated-badge')).to_have_count(0)
+
+
+def test_two_quick_leaderboard_choices_end_on_the_second_even_when_the_first_answers_last(
+        browser: Browser, server: Server) -> None:
+    page = browser.new_context().new_page()
+    page.add_init_script("""
+      const fetchNow = window.fetch.bind(window);
+      window.fetch = async (path, options) => {
+        if (String(path).includes("/api/leaderboard") && String(path).endsWith("players=2")) {
+          await new Promise((done) => setTimeout(done, 800));
+        }
+        return fetchNow(path, options);
+      };
+    """)
+    page.goto(f"{server.url}/leaderboard?game=toy")
+    expect(page.locator("#board-players")).to_have_value("0")
+    page.select_option("#board-players", "2")
+    page.select_option("#board-players", "0")
+    page.wait_for_timeout(1500)  # the two-player board has come by now, and changed nothing
+    expect(page.locator("#board-players")).to_have_value("0")
+    assert page.evaluate("location.search").endswith("players=0")

@@ -1,16 +1,23 @@
 // The leaderboards: per game and player count (or every count), the best conservative ratings of
 // players with at least the minimum number of rated games.
 
-import { api, el, languagePicker, loadLanguage, t, toast, translatePage } from "./common.js";
+import { api, el, LatestAnswer, languagePicker, loadLanguage, t, toast, translatePage } from "./common.js";
 import { gameTitle, playerLink } from "./ratings.js";
 
 const params = new URLSearchParams(location.search);
 let games = [];
 let board = null;
+/** Two quick changes of the picker ask for two boards; the answer for the first may come last. */
+const boards = new LatestAnswer();
 
+/** Fetch the board the address names; whether it is the latest asked for (and so now ``board``). */
 async function load() {
   const game = params.get("game") || games[0]?.name;
-  board = await api(`/api/leaderboard?game=${encodeURIComponent(game)}&players=${Number(params.get("players") || 0)}`);
+  const ticket = boards.ask();
+  const answer = await api(`/api/leaderboard?game=${encodeURIComponent(game)}&players=${Number(params.get("players") || 0)}`);
+  if (boards.stale(ticket)) return false;
+  board = answer;
+  return true;
 }
 
 function picker() {
@@ -24,8 +31,11 @@ function picker() {
     params.set("game", gameSelect.value);
     params.set("players", gameSelect.value === board.game ? countSelect.value : "0");
     history.replaceState(null, "", `?${params}`);
-    await load();
-    draw();
+    try {
+      if (await load()) draw();
+    } catch (error) {
+      toast(error.message);
+    }
   };
   gameSelect.addEventListener("change", change);
   countSelect.addEventListener("change", change);
