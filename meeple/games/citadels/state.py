@@ -196,16 +196,16 @@ _NOTHING_WATCHED: Final = watch([_EMPTY_RECORD])
 #: worst in 100,000 samples; each attempt keeps every pool the seat saw, so one always exists).
 _TRIES: Final = 20000
 _GOLD_DRAW: Final[tuple[Act, ...]] = (GOLD, DRAW)
-#: By action kind: whether it always shows someone something hidden, so that it can never be undone, nor
-#: anything before it: a draft step (the next drafter sees what is left), the end of a turn (the next
-#: character is called and revealed), a draw of cards (``draw``, ``redraw:done``, ``smithy``), a swap of
-#: hands. ``CitadelsState._undo_floor`` reads them from the history.
 #: By action kind: what another seat sees of it where it hides something (``action_seen_by``), else ``None``.
 #: A character taken or put aside face down, a card kept from a draw, marked for the Magician's redraw
 #: or put under the deck by the Laboratory: the log tells the others that it happened (events.py: the
 #: pick, the keep's counts, the redraw's count, the Laboratory's gold), not which.
 _UNSEEN: Final[tuple[tuple[str, int] | None, ...]] = tuple(
     ("unseen", kind) if kind in (K_PICK, K_DISCARD, K_KEEP, K_REDRAW, K_LAB) else None for kind in range(K_END + 1))
+#: By action kind: whether it always shows someone something hidden, so that it can never be undone, nor
+#: anything before it: a draft step (the next drafter sees what is left), the end of a turn (the next
+#: character is called and revealed), a draw of cards (``draw``, ``redraw:done``, ``smithy``), a swap of
+#: hands. ``CitadelsState._undo_floor`` reads them from the history.
 _ALWAYS_SEALS: Final[tuple[bool, ...]] = tuple(
     kind in (K_PICK, K_DISCARD, K_DRAW, K_SWAP, K_REDRAW_DONE, K_SMITHY, K_END) for kind in range(K_END + 1))
 
