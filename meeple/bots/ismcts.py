@@ -71,6 +71,11 @@ Generic improvements over the plain algorithm (nothing here knows which game it 
   the bot's seat cannot see (``GameState.action_seen_by``), that seat plays the policy's choice in
   the world at hand and the child is keyed by what the bot's seat sees of it, so every hidden choice
   leads to the same subtree.
+- **Trees of a bounded size** (optional, ``tree_budget``): a time budget longer than ``tree_budget`` grows
+  fresh trees one after another, each for at most that long and on worlds of its own, and adds up their
+  root statistics (a paired root: their worlds), as root parallelism adds up those of trees grown at
+  once. A longer search then keeps the model of the game that a short one has (a tree of a few hundred
+  iterations, whose nodes below the root decide little) and only averages away its noise.
 - **Stop once settled** (``stop_when_settled``, under a time budget alone): the decision is the most
   visited root action, and every iteration adds exactly one visit to exactly one root child (a new
   child starts from none), so once the leader's lead over the runner-up exceeds the iterations the
@@ -300,7 +305,9 @@ class ISMCTSBot:
     ``world_likelihood`` keeps every one too). ``stop_when_settled``: with a time budget and no
     iteration budget, stop once no iterations the rest of the budget could run would change the choice
     (module docstring); when off, the search still records where it would have stopped
-    (``last_settled``).
+    (``last_settled``). ``tree_budget``: seconds of a time budget that one tree may grow for; a longer
+    budget grows fresh trees one after another (each on worlds of its own) and adds up their root
+    statistics (``None``: one tree for the whole budget).
     """
 
     name = "ismcts"
@@ -333,6 +340,7 @@ class ISMCTSBot:
         rollout_to_end_from: float | None = None,
         stop_when_settled: bool = True,
         belief_worlds: int = 1,
+        tree_budget: float | None = None,
     ) -> None:
         if iterations is None and time_limit is None:
             raise ValueError("ISMCTS needs an iteration budget or a time limit")
@@ -340,6 +348,8 @@ class ISMCTSBot:
             raise ValueError("a determinization serves at least one iteration")
         if belief_worlds < 1:
             raise ValueError("a world is drawn from at least one determinization")
+        if tree_budget is not None and tree_budget <= 0.0:
+            raise ValueError("a tree's budget is a positive number of seconds")
         check_budget_clock(budget_clock)
         self._progress: Callable[[GameState[Any]], float] | None = None
         if rollout_to_end_from is not None:
@@ -373,6 +383,7 @@ class ISMCTSBot:
         self.unseen_moves = unseen_moves and rollout_policy is not None
         self.budget_clock = budget_clock
         self.stop_when_settled = stop_when_settled
+        self.tree_budget = tree_budget
         self.clock = BUDGET_CLOCKS[budget_clock]
         self._on_cpu = budget_clock == "cpu"
         self._wall_read = 0.0  # under the CPU clock: when it was last read, in elapsed time
@@ -381,6 +392,7 @@ class ISMCTSBot:
         self.last_rollouts = 0
         self.last_settled: SettledPoint | None = None  # where the last search's choice became settled
         self.last_stopped_early = False  # whether the last search stopped there
+        self.last_trees = 0  # trees the last search grew (more than one with a ``tree_budget``)
         self._rollouts = 0
         self._started = 0.0  # the search's start on its budget's clock
         self._cpu_started = 0.0  # and on its thread's CPU clock
@@ -411,6 +423,7 @@ class ISMCTSBot:
         statistics = RootStatistics(legal)
         self.last_settled = None
         self.last_stopped_early = False
+        self.last_trees = 0
         if len(legal) == 1:
             self.last_iterations = self.last_rollouts = 0
             return statistics
@@ -436,9 +449,9 @@ class ISMCTSBot:
                 chosen = list(candidates) if candidates else self.root_candidates(state, legal, self.paired_root)
                 statistics.candidates = chosen
                 if len(chosen) > 1:
-                    self._search_paired(state, seat, chosen, statistics)
+                    self._grow_trees(lambda part: self._search_paired(state, seat, chosen, part), statistics)
             else:
-                self._search_tree(state, seat, statistics)
+                self._grow_trees(lambda part: self._search_tree(state, seat, part), statistics)
         finally:
             if paused:
                 gc.enable()
@@ -448,6 +461,38 @@ class ISMCTSBot:
         self.last_settled = statistics.settled
         self.last_stopped_early = statistics.stopped_early
         return statistics
+
+    def _grow_trees(self, grow: Callable[[RootStatistics], None], statistics: RootStatistics) -> None:
+        """``grow(statistics)`` once or, where a ``tree_budget`` is shorter than the time budget, on fresh
+        trees of at most that budget each until the whole is spent, their root statistics added up as the
+        expert adds up its processes' (``RootStatistics.merge``). Why: a tree grown for long makes the
+        other seats' replies and the bot's own later choices by maxima over a few dozen noisy visits, and
+        more time made such a tree choose worse in Palais Royal and Caylus (docs/bots.md, "The expert
+        level"); trees of the hard level's size, added up, keep its model and average away its noise. A
+        share stops only at its budget's end: its own lead says nothing of the sum's."""
+        end = self._deadline
+        budget = self.tree_budget
+        if budget is None or end is None or self.iterations is not None or budget >= (self.time_limit or 0.0):
+            self.last_trees = 1
+            grow(statistics)
+            return
+        self._may_stop = False
+        trees = 0
+        while True:
+            now = self.clock()
+            if trees and now + self._slowest >= end:
+                break
+            self._deadline = min(end, now + budget * 0.97)
+            self._expired = False
+            self._wall_read = 0.0  # the next look reads the clock against the new deadline
+            part = RootStatistics(statistics.legal, candidates=statistics.candidates)
+            grow(part)
+            trees += 1
+            statistics.merge(part)
+            if self._deadline >= end or part.iterations == 0:
+                break
+        self._deadline = end
+        self.last_trees = trees
 
     def decide(self, statistics: RootStatistics) -> Any:
         """The action the statistics point to: the most visited (a paired root: see ``_paired_winner``)."""

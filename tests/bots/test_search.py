@@ -117,6 +117,59 @@ def test_root_statistics_of_two_searches_add_up() -> None:
 
 
 
+
+def _tree_parts(bot: ISMCTSBot, method: str) -> list[RootStatistics]:
+    """Spies on ``bot``'s ``method`` (``_search_tree`` or ``_search_paired``): the statistics each call grew."""
+    parts: list[RootStatistics] = []
+    grow = getattr(bot, method)
+
+    def spy(*args: Any) -> None:
+        part = args[-1]
+        assert part.iterations == 0 and not part.visits and not part.per_world  # a fresh tree every time
+        grow(*args)
+        parts.append(part)
+
+    setattr(bot, method, spy)
+    return parts
+
+
+def test_a_tree_budget_grows_fresh_trees_one_after_another_and_adds_up_their_roots() -> None:
+    state = Toy().new_game(players=3, seed=5)
+    bot = ISMCTSBot(seed=3, iterations=None, time_limit=0.4, tree_budget=0.1, budget_clock="cpu")
+    parts = _tree_parts(bot, "_search_tree")
+    started = bot.clock()
+    statistics = bot.search(state)
+    spent = bot.clock() - started
+    assert 4 <= bot.last_trees == len(parts) <= 5 and spent <= 0.4 * 1.1
+    assert statistics.iterations == sum(part.iterations for part in parts) == sum(statistics.visits.values())
+    for action in state.legal_actions():
+        assert statistics.visits.get(action, 0) == sum(part.visits.get(action, 0) for part in parts)
+    assert all(part.iterations > 0 for part in parts) and bot.decide(statistics) in state.legal_actions()
+    assert not statistics.stopped_early  # one tree's lead says nothing of the sum's
+
+
+def test_a_paired_root_with_a_tree_budget_compares_its_candidates_on_every_tree_s_worlds() -> None:
+    state = mid_game("burgundy", 2, 3, 30)
+    bot = hard_bot(4, time_limit=0.6, tree_budget=0.2, budget_clock="cpu")
+    search = bot.search_for("burgundy")
+    parts = _tree_parts(search, "_search_paired")
+    statistics = search.search(state)
+    assert search.last_trees == len(parts) >= 3
+    assert statistics.candidates is not None and all(part.candidates == statistics.candidates for part in parts)
+    assert statistics.per_world == [rewards for part in parts for rewards in part.per_world]
+    assert statistics.iterations == len(statistics.per_world) * len(statistics.candidates)
+
+
+def test_a_tree_budget_leaves_iteration_budgets_and_short_budgets_to_one_tree() -> None:
+    state = Toy().new_game(players=3, seed=5)
+    counted = ISMCTSBot(seed=3, iterations=150, time_limit=5.0, tree_budget=0.01)
+    assert counted.search(state).iterations == 150 and counted.last_trees == 1
+    short = ISMCTSBot(seed=3, iterations=None, time_limit=0.05, tree_budget=0.1)
+    short.search(state)
+    assert short.last_trees == 1
+    with pytest.raises(ValueError, match="positive"):
+        ISMCTSBot(tree_budget=0.0)
+
 class _LowestCard:
     """A policy that always plays the first legal action (the lowest card)."""
 
