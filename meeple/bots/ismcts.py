@@ -104,7 +104,7 @@ import gc
 import math
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -398,6 +398,7 @@ class ISMCTSBot:
         self._cpu_started = 0.0  # and on its thread's CPU clock
         self._looked = (0, 0.0)  # iterations and thread CPU time at the last look for a settled choice
         self._may_stop = False  # this search stops once its choice is settled
+        self._tree_looks = True  # a tree looks for a settled choice (not one of several added up)
         self._deadline: float | None = None
         self._last_check = 0.0
         self._slowest = 0.0
@@ -469,30 +470,53 @@ class ISMCTSBot:
         other seats' replies and the bot's own later choices by maxima over a few dozen noisy visits, and
         more time made such a tree choose worse in Palais Royal and Caylus (docs/bots.md, "The expert
         level"); trees of the hard level's size, added up, keep its model and average away its noise. A
-        share stops only at its budget's end: its own lead says nothing of the sum's."""
+        tree runs to its own budget's end (its lead says nothing of the sum's); between trees the sum is
+        looked at for a settled choice, and the search stops there if it may."""
         end = self._deadline
         budget = self.tree_budget
         if budget is None or end is None or self.iterations is not None or budget >= (self.time_limit or 0.0):
             self.last_trees = 1
             grow(statistics)
             return
-        self._may_stop = False
+        self._tree_looks = False  # a tree's own lead, and its own iteration count, say nothing of the sum's
         trees = 0
-        while True:
-            now = self.clock()
-            if trees and now + self._slowest >= end:
-                break
-            self._deadline = min(end, now + budget * 0.97)
-            self._expired = False
-            self._wall_read = 0.0  # the next look reads the clock against the new deadline
-            part = RootStatistics(statistics.legal, candidates=statistics.candidates)
-            grow(part)
-            trees += 1
-            statistics.merge(part)
-            if self._deadline >= end or part.iterations == 0:
-                break
-        self._deadline = end
+        try:
+            while True:
+                now = self.clock()
+                if trees and now + self._slowest >= end:
+                    break
+                self._deadline = min(end, now + budget * 0.97)
+                self._expired = False
+                self._wall_read = 0.0  # the next look reads the clock against the new deadline
+                part = RootStatistics(statistics.legal, candidates=statistics.candidates)
+                grow(part)
+                trees += 1
+                statistics.merge(part)
+                if self._deadline >= end or part.iterations == 0:
+                    break
+                self._deadline = end
+                if statistics.settled is None and self._settled_sum(statistics) and self._may_stop:
+                    statistics.stopped_early = True
+                    break
+        finally:
+            self._deadline = end
+            self._tree_looks = True
         self.last_trees = trees
+
+    def _settled_sum(self, statistics: RootStatistics) -> bool:
+        """Whether the trees' summed choice is settled against the whole budget's remaining iterations (or
+        worlds), as ``_settled_tree`` and ``_settled_paired`` tell it within one tree; records the point."""
+        candidates = statistics.candidates
+        if candidates is not None:
+            per_world = statistics.per_world
+            totals = [sum(rewards[index] for rewards in per_world) for index in range(len(candidates))]
+            settled = self._settled_paired(candidates, per_world, totals) if per_world else None
+        else:
+            settled = self._settled_visits(statistics.visits.items(), statistics.iterations)
+        if settled is None:
+            return False
+        statistics.settled = settled
+        return True
 
     def decide(self, statistics: RootStatistics) -> Any:
         """The action the statistics point to: the most visited (a paired root: see ``_paired_winner``)."""
@@ -516,7 +540,8 @@ class ISMCTSBot:
         worlds = 0
         uses = 0
         # Only a time budget alone is watched: an iteration budget runs exactly as it says.
-        next_look = SETTLED_FIRST_LOOK if self._deadline is not None and self.iterations is None else -1
+        watch = self._tree_looks and self._deadline is not None and self.iterations is None
+        next_look = SETTLED_FIRST_LOOK if watch else -1
         while True:
             if self.iterations is not None and done >= self.iterations:
                 break
@@ -576,10 +601,13 @@ class ISMCTSBot:
         """The settled point if the most visited root child leads the runner-up (an action not expanded
         yet has no visits) by more visits than ``_iterations_left``: each iteration adds one visit to one
         root child, so the runner-up cannot catch up, not even to a tie broken by rewards."""
+        return self._settled_visits(((action, child.visits) for action, child in root.children.items()), done)
+
+    def _settled_visits(self, visited: Iterable[tuple[Any, int]], done: int) -> SettledPoint | None:
+        """``_settled_tree``'s test on root actions' visits, ``done`` iterations so far."""
         first = second = 0
         leader = None
-        for action, child in root.children.items():
-            visits = child.visits
+        for action, visits in visited:
             if visits > first:
                 first, second, leader = visits, first, action
             elif visits > second:
@@ -614,7 +642,7 @@ class ISMCTSBot:
         nodes = [_Node(None, action, seat) for action in candidates]
         per_world = statistics.per_world  # one reward per candidate for every world played out
         totals = [0.0] * len(nodes)
-        watch = self._deadline is not None and self.iterations is None
+        watch = self._tree_looks and self._deadline is not None and self.iterations is None
         flat = self.paired_flat
         while True:
             if self.iterations is not None and len(per_world) * len(nodes) >= self.iterations:

@@ -49,6 +49,24 @@ def test_a_time_budget_stops_once_the_runner_up_cannot_catch_up() -> None:
     assert settled.spent < 0.97 * 0.25
 
 
+
+def test_trees_of_a_bounded_size_stop_between_trees_once_their_sum_is_settled() -> None:
+    """No tree stops on its own lead (it says nothing of the sum's), but between trees the sum is looked
+    at against the whole budget's remaining iterations: up to three decisions, as above."""
+    state = toy(*DOMINATED)
+    for _ in range(3):
+        bot = timed_search(budget=1.0, tree_budget=0.1)
+        started = bot.clock()
+        statistics = bot.search(state.clone())
+        spent = bot.clock() - started
+        assert bot.decide(statistics) == "play:9"
+        if statistics.stopped_early:
+            break
+    settled = statistics.settled
+    assert statistics.stopped_early and settled is not None and settled.leader == "play:9"
+    assert settled.iterations == statistics.iterations == sum(statistics.visits.values())
+    assert settled.lead > settled.bound and 2 <= bot.last_trees < 10 and spent < 0.97
+
 class StopTally:
     """Settled points of pairs of searches with one seed and budget, the stop off (``full``) and on
     (``early``), and whether each was a promise kept.
