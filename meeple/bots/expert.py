@@ -1,4 +1,5 @@
-"""The "expert" level: the hard level's search for 4.5 s a move (its 0.5–1 s), on every core.
+"""The "expert" level: the hard level's search for 4.5 s a move (its 0.5–1 s), on every core, as trees of
+the hard level's size whose root figures are added up.
 
 Root parallelism: the position is searched at once by this process and by worker processes (one per
 other core), each an independent ISMCTS with its own seed and the same deadline; their root figures
@@ -8,7 +9,7 @@ process, made on the first expert decision and kept, so a decision costs no proc
 child process may be made (inside a daemonic worker) or only one core exists, the search runs here
 alone. A share of a search does not stop once its own choice is settled (the hard level's
 ``stop_when_settled``): its visits are added to the others', which it cannot see, and those it would
-not run could be the ones that decide the sum; a search alone here stops as the hard level's does.
+not run could be the ones that decide the sum; a search alone here stops once its trees' sum is settled.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import time
 from multiprocessing.pool import Pool
 from typing import Any
 
-from meeple.bots import build_search
+from meeple.bots import HARD_SETTINGS, HARD_SETTINGS_BY_GAME, build_search
 from meeple.bots.ismcts import ISMCTSBot, RootStatistics
 from meeple.core.contract import GameState
 from meeple.core.processes import pool_context
@@ -39,9 +40,11 @@ EXPERT_SETTINGS: dict[str, Any] = {"time_limit": 4.5}
 #: rollouts to the end, on four and a half times hard's worlds per process (its cut-off rollouts, after
 #: 12 or 30 decisions, lost every real game the expert played with them; valued flat, by the heuristic's
 #: playouts alone, its candidates chose better on positions of heuristic games and lost its first real
-#: game by 65 points, idle: docs/bots.md, "The expert level").
+#: game by 65 points, idle: docs/bots.md, "The expert level"). Burgundy grows one tree for its whole budget:
+#: below its paired root a rollout is cut soon, so a tree reaches little further than the cut, and trees of
+#: hard's size chose no better there (each loses the world it was playing out when its time ran out).
 EXPERT_SETTINGS_BY_GAME: dict[str, dict[str, Any]] = {
-    "burgundy": {"paired_root": 4, "rollout_cutoff": 40},
+    "burgundy": {"paired_root": 4, "rollout_cutoff": 40, "tree_budget": None},
     "citadels": {"rollout_cutoff": 20},
 }
 
@@ -58,8 +61,13 @@ _pool_size = 0
 
 
 def expert_settings(game_name: str) -> dict[str, Any]:
-    """What the expert changes in the hard level's settings for ``game_name``."""
-    return {**EXPERT_SETTINGS, **EXPERT_SETTINGS_BY_GAME.get(game_name, {})}
+    """What the expert changes in the hard level's settings for ``game_name``: its time is spent on fresh
+    trees of the hard level's budget (``tree_budget``; not in Burgundy), whose root statistics are added
+    up as the processes' are. One tree grown for 4.5 s chose worse than hard's in Palais Royal; trees of
+    hard's size added up chose better than that tree, and in Citadels better than hard (docs/bots.md,
+    "Trees of the hard level's size")."""
+    hard_time = {**HARD_SETTINGS, **HARD_SETTINGS_BY_GAME.get(game_name, {})}["time_limit"]
+    return {**EXPERT_SETTINGS, "tree_budget": hard_time, **EXPERT_SETTINGS_BY_GAME.get(game_name, {})}
 
 
 def _worker_count() -> int:

@@ -28,6 +28,8 @@ def test_expert_is_a_level_and_searches_longer_than_hard() -> None:
         hard_limit = hard_bot(3).search_for(name).time_limit
         assert expert_limit is not None and hard_limit is not None
         assert hard_limit < expert_limit <= 5.0
+        # its time as trees of hard's size, added up; in Burgundy, whose rollouts are cut soon, one tree
+        assert expert.search_for(name).tree_budget == (None if name == "burgundy" else hard_limit)
     assert expert_settings("burgundy")["paired_root"] > hard_bot(3).search_for("burgundy").paired_root
     # Caylus' rollouts are hard's, cut at a late turn's start (to the end they chose no better for 4-5x the time)
     expert_caylus, hard_caylus = expert.search_for("caylus"), hard_bot(3).search_for("caylus")
