@@ -57,6 +57,8 @@ SUPERSEDED = {
     "palais_royal-expert-flat-2p": "the expert with Palais Royal's candidates valued flat, by the heuristic's playouts",
     "palais_royal-cut12-2p": "hard with Palais Royal's rollouts cut after 12 decisions",
     "palais_royal-cut12-4p": "hard with Palais Royal's rollouts cut after 12 decisions",
+    "caylus-expert-2p": "the expert growing one tree for its 4.5 s, before trees of hard's size",
+    "palais_royal-expert-end-2p": "the expert growing one tree for its 4.5 s, before trees of hard's size",
 }
 
 
