@@ -17,6 +17,7 @@ search (an "expert iteration" step); one that does not learns nothing here beyon
 from __future__ import annotations
 
 import argparse
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -58,8 +59,7 @@ def hard_decisions(game_name: str, folders: Sequence[Path]) -> tuple[Decisions, 
     games: list[int] = []
     players = 0
     for number, folder in enumerate(folders):
-        kept = read_moves(folder)
-        for game in kept:
+        for game in read_moves(folder):
             players = players or len(game.seat_of_entry)
             if len(game.seat_of_entry) != players:
                 raise SystemExit("the folders must be of one player count")
@@ -134,8 +134,6 @@ def main() -> None:
     args = parser.parse_args()
     game_name = args.game
     if game_name is None:
-        import json
-
         game_name = json.loads((args.folders[0] / "summary.json").read_text())["game"]
     decisions, games, players = hard_decisions(game_name, args.folders)
     held_out = np.isin(games, np.unique(games)[::5])
